@@ -1,0 +1,27 @@
+/* arbiter: how a router picks one request among several (input arbiters choose a VC, output
+ * arbiters choose an input port). Requests are bit sets of indices below 64. */
+#ifndef DFSIM_ARBITER_H
+#define DFSIM_ARBITER_H
+
+#include <stdint.h>
+
+struct arbiter_ops {
+    const char *name; /* as written in configs */
+    const char *summary;
+    /* Picks one index of `requests` (non-zero). `pointer` is the round-robin start (the index
+     * after the last one served); `age[i]` is the generation cycle of request i's packet. */
+    int (*pick)(uint64_t requests, int pointer, const uint32_t *age);
+};
+
+extern const struct arbiter_ops arbiter_round_robin;
+extern const struct arbiter_ops *const arbiter_registry[]; /* NULL-terminated */
+const struct arbiter_ops *arbiter_find(const char *name);
+const char *const *arbiter_names(void);
+
+/* Rotates a request set so that bit `pointer` becomes bit 0 (round-robin order). */
+static inline uint64_t arbiter_rotate(uint64_t requests, int pointer)
+{
+    return pointer ? (requests >> pointer) | (requests << (64 - pointer)) : requests;
+}
+
+#endif

@@ -1,0 +1,46 @@
+/* event_wheel: a calendar of future events (packet heads reaching a buffer, credits returning,
+ * tails reaching a node), one bucket per cycle modulo a power of two larger than any delay.
+ * Buckets grow by doubling and are reused, so steady state allocates nothing. */
+#ifndef DFSIM_EVENT_WHEEL_H
+#define DFSIM_EVENT_WHEEL_H
+
+#include <stdint.h>
+
+enum event_kind { EVENT_ARRIVAL, EVENT_CREDIT, EVENT_DELIVERY };
+
+struct event {
+    uint32_t packet;  /* EVENT_ARRIVAL, EVENT_DELIVERY */
+    uint32_t router;  /* receiving router (arrival, credit) */
+    uint8_t port;     /* input port (arrival) or output port (credit) */
+    uint8_t vc;
+    uint8_t kind;
+    uint8_t unused;
+};
+
+struct event_bucket {
+    struct event *events;
+    uint32_t count, capacity;
+};
+
+struct event_wheel {
+    struct event_bucket *buckets;
+    uint32_t mask; /* buckets - 1 */
+    uint64_t pending;
+};
+
+int event_wheel_init(struct event_wheel *w, uint32_t max_delay);
+void event_wheel_free(struct event_wheel *w);
+/* Schedules ev at cycle `when` (now < when <= now + max_delay). Returns 0 or -1 (memory). */
+int event_wheel_push(struct event_wheel *w, uint64_t when, const struct event *ev);
+/* The bucket of cycle `now`: process its events in order, then call event_wheel_clear. */
+static inline struct event_bucket *event_wheel_bucket(struct event_wheel *w, uint64_t now)
+{
+    return &w->buckets[now & w->mask];
+}
+static inline void event_wheel_clear(struct event_wheel *w, struct event_bucket *b)
+{
+    w->pending -= b->count;
+    b->count = 0;
+}
+
+#endif

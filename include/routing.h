@@ -1,0 +1,86 @@
+/* routing: the table of routing mechanisms, their VC ladders (deadlock avoidance) and the
+ * route decision each mechanism makes for a head packet at a router. */
+#ifndef DFSIM_ROUTING_H
+#define DFSIM_ROUTING_H
+
+#include <stdint.h>
+
+#include "packet.h"
+#include "topology.h"
+
+struct sim;
+struct sim_config;
+
+#define LADDER_MAX 8
+
+/* A deadlock-avoidance ladder: the sequence of (link class, VC) a packet may climb. The VC of
+ * the next hop is the first entry after the current position whose class matches. */
+struct vc_ladder {
+    int length;
+    uint8_t port_class[LADDER_MAX]; /* PORT_LOCAL or PORT_GLOBAL */
+    uint8_t vc[LADDER_MAX];
+    int local_vcs, global_vcs;      /* VCs the ladder uses */
+};
+
+/* Index of the first entry at or after `from` with class `cls`, or -1. */
+int ladder_next(const struct vc_ladder *ladder, int from, enum port_class cls);
+/* Builds a ladder from a string like "l0 g0 l1"; returns 0 or -1 if malformed. */
+int ladder_parse(struct vc_ladder *ladder, const char *text);
+
+/* One routing decision: the output port and, for links to another router, the VC there and
+ * the ladder position after the hop. `flags_set` and `target`/`misroute_group` are the
+ * packet's routing state after the hop, committed only if the allocator grants it. */
+struct route_choice {
+    int out_port;
+    int vc;
+    uint8_t ladder_pos;
+    uint8_t flags;
+    int32_t target;
+    int32_t misroute_group;
+};
+
+struct routing_ops {
+    const char *name; /* as written in configs */
+    const char *summary;
+    /* Values of routing.global_policy this mechanism reads (NULL-terminated), or NULL when
+     * it reads none. */
+    const char *const *global_policies;
+    /* The ladder this mechanism climbs for a config (VAL's depends on valiant_target). */
+    void (*ladder)(const struct sim_config *cfg, struct vc_ladder *out);
+    /* Optional: allocate per-run state (sim->routing_state); returns 0 or -1. */
+    int (*init)(struct sim *sim);
+    void (*destroy)(struct sim *sim);
+    /* Optional: called when a packet is created (e.g. choose an intermediate). */
+    void (*on_generate)(struct sim *sim, struct packet *pk);
+    /* Optional: called once per cycle before the routers (e.g. saturation flags). */
+    void (*on_cycle)(struct sim *sim);
+    /* The decision for the head packet of (router, in_port). Returns 0 and fills `out`, or
+     * -1 when the packet makes no request this cycle. */
+    int (*route)(struct sim *sim, int router, int in_port, const struct packet *pk,
+                 struct route_choice *out);
+};
+
+extern const struct routing_ops *const routing_registry[]; /* NULL-terminated */
+const struct routing_ops *routing_find(const char *name);
+const char *const *routing_names(void);
+
+/* Helpers shared by mechanisms. */
+/* Minimal choice from `router` towards router `target` (or the destination node's port when
+ * router is the destination router and target is -1), on the ladder. */
+int routing_minimal_choice(struct sim *sim, int router, const struct packet *pk, int target,
+                           struct route_choice *out);
+
+/* Towards the packet's intermediate router while it has one (forgotten once reached), then
+ * minimally to the destination: the path of VAL, VAL-any, oblivious and piggyback. */
+int routing_via_target(struct sim *sim, int router, const struct packet *pk,
+                       struct route_choice *out);
+
+/* VC of a local misroute hop under OLM's reuse rule: the VC of the last local ladder entry at
+ * or before the packet's position (l0 at the start); *ladder_pos gets the position after the
+ * hop. */
+int ladder_local_reuse(const struct vc_ladder *ladder, int position, uint8_t *ladder_pos);
+
+extern const struct routing_ops routing_min, routing_valiant, routing_oblivious,
+    routing_piggyback, routing_in_transit;
+
+#endif

@@ -1,0 +1,123 @@
+/* sim: one simulation run: the network state, the cycle loop and its phases. Everything a run
+ * needs hangs off struct sim, so several runs can live in one process. */
+#ifndef DFSIM_SIM_H
+#define DFSIM_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arbiter.h"
+#include "config.h"
+#include "event_wheel.h"
+#include "packet.h"
+#include "rng.h"
+#include "routing.h"
+#include "stats.h"
+#include "topology.h"
+#include "traffic.h"
+
+/* A FIFO of packet indices stored in sim->slots[base .. base+capacity). */
+struct packet_ring {
+    uint32_t base;
+    uint16_t head, count, capacity;
+    uint16_t unused;
+};
+
+/* Per (router, port) state. */
+struct port_state {
+    uint32_t input_busy_until;  /* crossbar input free from this cycle on */
+    uint32_t output_busy_until; /* crossbar output free from this cycle on */
+    uint32_t link_busy_until;   /* output link free from this cycle on */
+    uint16_t input_vc_mask;     /* VCs of this input port holding a packet */
+    uint8_t input_pointer;      /* round-robin pointer of the input arbiter (VC) */
+    uint8_t output_pointer;     /* round-robin pointer of the output arbiter (input port) */
+    struct packet_ring output;  /* output buffer, shared by the VCs of the port */
+};
+
+/* Per router. */
+struct router_state {
+    uint64_t input_nonempty;  /* input ports holding a packet */
+    uint64_t output_nonempty; /* output buffers holding a packet */
+};
+
+enum sim_status { SIM_OK = 0, SIM_DEADLOCK = 3, SIM_INVARIANT = 4, SIM_NOMEM = 5 };
+
+struct sim {
+    const struct sim_config *cfg;
+    struct topology topo;
+    const struct routing_ops *routing;
+    const struct arbiter_ops *arbiter;
+    const struct pattern_ops *pattern;
+    struct vc_ladder ladder;
+    int global_policy; /* enum global_policy of routing.global_policy */
+    void *routing_state, *pattern_state;
+
+    int packet_size, xbar_cycles;
+    int vcs_local, vcs_global, vcs_injection;
+    int vcs_per_router;                       /* input VCs of one router, all ports */
+    int port_vc_offset[TOPOLOGY_MAX_RADIX];   /* first VC index of each port in a router */
+    int port_vcs[TOPOLOGY_MAX_RADIX];         /* VCs of each port */
+    uint8_t port_class[TOPOLOGY_MAX_RADIX];
+    int port_latency[TOPOLOGY_MAX_RADIX];     /* latency of the link leaving each port */
+    int capacity_phits[3];                    /* input buffer per VC, by port class */
+    uint64_t transit_port_mask;               /* local and global ports */
+    uint64_t generation_threshold;            /* Bernoulli probability as fixed point */
+
+    struct packet_pool pool;
+    uint32_t *slots;               /* storage of every packet_ring */
+    struct packet_ring *input_vc;  /* [router * vcs_per_router + port_vc_offset[port] + vc] */
+    int32_t *credits;              /* same indexing: phits free downstream of an output VC */
+    struct port_state *ports;      /* [router * radix + port] */
+    struct router_state *routers;
+    struct event_wheel wheel;
+
+    struct rng traffic_rng, routing_rng;
+    uint64_t cycle;
+    uint64_t total_cycles;
+    uint64_t last_progress_cycle;  /* last cycle a packet moved (deadlock watchdog) */
+    uint64_t in_network;           /* packets generated and not yet delivered */
+    bool measuring;
+    bool check_invariants;         /* verify the invariants every cycle (tests, --check) */
+    enum sim_status status;
+    char message[1024];            /* diagnostic when status != SIM_OK */
+
+    struct stats stats;
+
+    /* Optional observer called for every hop granted (tests check paths and VCs with it). */
+    void (*on_hop)(void *ctx, const struct sim *sim, int router, int in_port, uint32_t packet,
+                   const struct route_choice *choice);
+    void *on_hop_ctx;
+};
+
+/* Builds a run from a validated config; returns NULL with a message in err. */
+struct sim *sim_create(const struct sim_config *cfg, char *err, int err_len);
+void sim_destroy(struct sim *sim);
+/* Simulates one cycle; returns the status (SIM_OK to continue). */
+enum sim_status sim_step(struct sim *sim);
+/* Runs warm-up and measurement; progress(cycle, ctx) is called every so often if non-NULL. */
+enum sim_status sim_run(struct sim *sim, void (*progress)(const struct sim *, void *), void *ctx);
+
+/* Independent recount of every packet and credit; returns 0 or -1 with sim->message set. */
+int sim_check_invariants(struct sim *sim);
+
+static inline int sim_vc_index(const struct sim *sim, int router, int port, int vc)
+{
+    return router * sim->vcs_per_router + sim->port_vc_offset[port] + vc;
+}
+static inline struct port_state *sim_port(const struct sim *sim, int router, int port)
+{
+    return &sim->ports[router * sim->topo.radix + port];
+}
+static inline struct packet *sim_packet(const struct sim *sim, uint32_t index)
+{
+    return &sim->pool.packets[index];
+}
+/* Phits in use of VC `vc` behind output `port` of `router` (downstream buffer plus what this
+ * router's output buffer holds for it), as counted by credits. */
+static inline int sim_output_occupancy(const struct sim *sim, int router, int port, int vc)
+{
+    return sim->capacity_phits[sim->port_class[port]] -
+           sim->credits[sim_vc_index(sim, router, port, vc)];
+}
+
+#endif

@@ -1,0 +1,75 @@
+/* stats: what the measurement window sees (raw counters filled by the cycle loop) and the
+ * summary figures computed from them once, at the end of a run. */
+#ifndef DFSIM_STATS_H
+#define DFSIM_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "packet.h"
+
+struct stats {
+    /* Measurement window only. */
+    uint64_t generated, refused, injected, delivered;
+    uint64_t generated_phits, refused_phits, injected_phits, delivered_phits;
+    uint64_t latency_sum, latency_max;
+    uint64_t wait_sum[WAIT_KINDS];
+    uint64_t hops_local_sum, hops_global_sum;
+    uint64_t misrouted_global, misrouted_local;
+    uint32_t *latency_histogram; /* one bin per cycle: latencies never exceed the run */
+    uint32_t histogram_bins;
+    uint64_t *router_injected; /* packets injected into the network by each router's nodes */
+    int routers;
+    /* From cycle 0, for conservation. */
+    uint64_t total_generated, total_delivered;
+};
+
+int stats_init(struct stats *st, int routers, uint32_t total_cycles);
+void stats_free(struct stats *st);
+
+static inline void stats_record_latency(struct stats *st, uint32_t latency)
+{
+    st->latency_sum += latency;
+    if (latency > st->latency_max)
+        st->latency_max = latency;
+    st->latency_histogram[latency < st->histogram_bins ? latency : st->histogram_bins - 1]++;
+}
+
+/* Summary figures of a run (SPEC section 8). */
+struct fairness {
+    double min_injected_load, min_injected_pct_of_offered;
+    double max_min; /* valid only when starved_routers == 0 */
+    int starved_routers;
+    double cov;
+};
+
+struct result {
+    int groups, routers, nodes, radix, p, a;
+    double offered, injected, accepted;
+    uint64_t generated, refused, injected_packets, delivered, in_flight_at_end;
+    double latency_mean, latency_max;
+    double latency_p50, latency_p95, latency_p99;
+    double breakdown[WAIT_KINDS];
+    double hops_local, hops_global;
+    double misrouted_global, misrouted_local;
+    struct fairness fairness;
+    const uint64_t *per_router_injected; /* borrowed from stats: `routers` entries */
+    double *group0_injected_load;        /* owned: `a` entries */
+    double wall_seconds, cycles_per_second, router_cycles_per_second;
+};
+
+/* Percentile q in (0, 100] of a latency histogram: the smallest latency L such that at least
+ * q % of the samples are <= L (0 when there are no samples). */
+double stats_percentile(const uint32_t *histogram, uint32_t bins, uint64_t samples, double q);
+
+/* Fairness metrics of per-router injected packet counts over a window of `cycles` cycles for
+ * routers of p nodes each, packets of packet_size phits, at offered load `offered`. */
+void stats_fairness(const uint64_t *per_router, int routers, int p, int packet_size,
+                    uint64_t cycles, double offered, struct fairness *out);
+
+struct sim;
+/* Fills a result from a finished run (everything but timing). Returns 0 or -1. */
+int stats_summarize(const struct sim *sim, struct result *res);
+void result_free(struct result *res);
+
+#endif

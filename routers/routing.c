@@ -1,0 +1,113 @@
+/* routing: the registry of routing mechanisms, VC ladders and the minimal-path helper. */
+#include "routing.h"
+
+#include <ctype.h>
+#include <string.h>
+
+#include "sim.h"
+
+const struct routing_ops *const routing_registry[] = {
+    &routing_min,
+    &routing_valiant,
+    &routing_oblivious,
+    &routing_piggyback,
+    &routing_in_transit,
+    NULL,
+};
+
+const struct routing_ops *routing_find(const char *name)
+{
+    for (int i = 0; routing_registry[i]; i++)
+        if (strcmp(routing_registry[i]->name, name) == 0)
+            return routing_registry[i];
+    return NULL;
+}
+
+const char *const *routing_names(void)
+{
+    static const char *names[sizeof routing_registry / sizeof routing_registry[0]];
+    for (size_t i = 0; routing_registry[i]; i++)
+        names[i] = routing_registry[i]->name;
+    return names;
+}
+
+int ladder_next(const struct vc_ladder *ladder, int from, enum port_class cls)
+{
+    for (int e = from; e < ladder->length; e++)
+        if (ladder->port_class[e] == cls)
+            return e;
+    return -1;
+}
+
+int ladder_parse(struct vc_ladder *ladder, const char *text)
+{
+    memset(ladder, 0, sizeof *ladder);
+    for (const char *c = text; *c;) {
+        if (isspace((unsigned char)*c)) {
+            c++;
+            continue;
+        }
+        if ((*c != 'l' && *c != 'g') || !isdigit((unsigned char)c[1]) ||
+            ladder->length == LADDER_MAX)
+            return -1;
+        int vc = c[1] - '0';
+        ladder->port_class[ladder->length] = *c == 'l' ? PORT_LOCAL : PORT_GLOBAL;
+        ladder->vc[ladder->length++] = (uint8_t)vc;
+        int *count = *c == 'l' ? &ladder->local_vcs : &ladder->global_vcs;
+        if (vc + 1 > *count)
+            *count = vc + 1;
+        c += 2;
+    }
+    return 0;
+}
+
+int routing_minimal_choice(struct sim *sim, int router, const struct packet *pk, int target,
+                           struct route_choice *out)
+{
+    const struct topology *t = &sim->topo;
+    int dst_router = (int)pk->dst / t->p;
+    out->flags = pk->flags;
+    out->target = pk->target;
+    out->misroute_group = pk->misroute_group;
+    out->ladder_pos = pk->ladder_pos;
+    out->vc = 0;
+    if (target < 0)
+        target = dst_router;
+    if (router == dst_router && target == dst_router) {
+        out->out_port = (int)pk->dst % t->p;
+        return 0;
+    }
+    int port = topology_min_port_to_router(t, router, target);
+    int entry = ladder_next(&sim->ladder, pk->ladder_pos, topology_port_class(t, port));
+    if (entry < 0)
+        return -1; /* off the ladder: the caller reports it as a broken invariant */
+    out->out_port = port;
+    out->vc = sim->ladder.vc[entry];
+    out->ladder_pos = (uint8_t)(entry + 1);
+    return 0;
+}
+
+int routing_via_target(struct sim *sim, int router, const struct packet *pk,
+                       struct route_choice *out)
+{
+    int target = pk->target == router ? -1 : pk->target;
+    if (routing_minimal_choice(sim, router, pk, target, out))
+        return -1;
+    if (target < 0) {
+        out->target = -1;
+        out->flags &= (uint8_t)~PACKET_NONMINIMAL;
+    }
+    return 0;
+}
+
+int ladder_local_reuse(const struct vc_ladder *ladder, int position, uint8_t *ladder_pos)
+{
+    int entry = -1;
+    for (int e = 0; e < position && e < ladder->length; e++)
+        if (ladder->port_class[e] == PORT_LOCAL)
+            entry = e;
+    if (entry < 0)
+        entry = ladder_next(ladder, 0, PORT_LOCAL);
+    *ladder_pos = (uint8_t)(entry + 1 > position ? entry + 1 : position);
+    return ladder->vc[entry];
+}

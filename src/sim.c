@@ -1,0 +1,341 @@
+/* sim: building a run, the cycle loop (generation, events, routers, links) and the
+ * deadlock watchdog. */
+#include "sim.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "misroute_policy.h"
+#include "router.h"
+
+enum { RNG_STREAM_TRAFFIC = 1, RNG_STREAM_ROUTING = 2 };
+
+static void sim_layout_ports(struct sim *sim)
+{
+    const struct topology *t = &sim->topo;
+    const struct sim_config *cfg = sim->cfg;
+    int offset = 0;
+    for (int port = 0; port < t->radix; port++) {
+        enum port_class cls = topology_port_class(t, port);
+        sim->port_class[port] = (uint8_t)cls;
+        sim->port_vcs[port] = cls == PORT_NODE    ? sim->vcs_injection
+                              : cls == PORT_LOCAL ? sim->vcs_local
+                                                  : sim->vcs_global;
+        sim->port_latency[port] = cls == PORT_NODE    ? cfg->links.injection_latency
+                                  : cls == PORT_LOCAL ? cfg->links.local_latency
+                                                      : cfg->links.global_latency;
+        sim->port_vc_offset[port] = offset;
+        offset += sim->port_vcs[port];
+        if (cls != PORT_NODE)
+            sim->transit_port_mask |= 1ull << port;
+    }
+    sim->vcs_per_router = offset;
+    sim->capacity_phits[PORT_NODE] = cfg->buffers.injection;
+    sim->capacity_phits[PORT_LOCAL] = cfg->buffers.local;
+    sim->capacity_phits[PORT_GLOBAL] = cfg->buffers.global;
+}
+
+/* Carves every ring out of one slot array; credits start at the downstream capacity. */
+static int sim_alloc_buffers(struct sim *sim)
+{
+    const struct topology *t = &sim->topo;
+    size_t vcs = (size_t)t->routers * sim->vcs_per_router, ports = (size_t)t->routers * t->radix;
+    int out_packets = sim->cfg->buffers.output / sim->packet_size;
+    size_t slots = 0;
+    for (int port = 0; port < t->radix; port++)
+        slots += (size_t)sim->port_vcs[port] *
+                     (size_t)(sim->capacity_phits[sim->port_class[port]] / sim->packet_size) +
+                 (size_t)out_packets;
+    slots *= (size_t)t->routers;
+    sim->slots = malloc(slots * sizeof *sim->slots);
+    sim->input_vc = calloc(vcs, sizeof *sim->input_vc);
+    sim->credits = calloc(vcs, sizeof *sim->credits);
+    sim->ports = calloc(ports, sizeof *sim->ports);
+    sim->routers = calloc((size_t)t->routers, sizeof *sim->routers);
+    if (!sim->slots || !sim->input_vc || !sim->credits || !sim->ports || !sim->routers)
+        return -1;
+    uint32_t base = 0;
+    for (int r = 0; r < t->routers; r++)
+        for (int port = 0; port < t->radix; port++) {
+            int cls = sim->port_class[port];
+            uint16_t capacity = (uint16_t)(sim->capacity_phits[cls] / sim->packet_size);
+            for (int vc = 0; vc < sim->port_vcs[port]; vc++) {
+                int idx = sim_vc_index(sim, r, port, vc);
+                sim->input_vc[idx] = (struct packet_ring){.base = base, .capacity = capacity};
+                base += capacity;
+                sim->credits[idx] = cls == PORT_NODE ? 0 : sim->capacity_phits[cls];
+            }
+            struct port_state *ps = sim_port(sim, r, port);
+            ps->output = (struct packet_ring){.base = base, .capacity = (uint16_t)out_packets};
+            base += (uint32_t)out_packets;
+        }
+    return 0;
+}
+
+static int sim_init_parts(struct sim *sim, char *err, int err_len)
+{
+    const struct sim_config *cfg = sim->cfg;
+    sim_layout_ports(sim);
+    if (sim_alloc_buffers(sim)) {
+        snprintf(err, (size_t)err_len, "out of memory for the router buffers");
+        return -1;
+    }
+    uint32_t max_delay = (uint32_t)(cfg->links.global_latency + cfg->links.local_latency +
+                                    cfg->links.injection_latency + 2 * sim->packet_size +
+                                    sim->xbar_cycles + 2);
+    sim->total_cycles = (uint64_t)(cfg->sim.warmup_cycles + cfg->sim.measure_cycles);
+    if (event_wheel_init(&sim->wheel, max_delay) ||
+        packet_pool_init(&sim->pool, (uint32_t)sim->topo.nodes * 4) ||
+        stats_init(&sim->stats, sim->topo.routers, (uint32_t)sim->total_cycles)) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return -1;
+    }
+    if ((sim->routing->init && sim->routing->init(sim)) ||
+        (sim->pattern->init && sim->pattern->init(sim))) {
+        snprintf(err, (size_t)err_len, "cannot initialise routing '%s' or pattern '%s'",
+                 sim->routing->name, sim->pattern->name);
+        return -1;
+    }
+    return 0;
+}
+
+struct sim *sim_create(const struct sim_config *cfg, char *err, int err_len)
+{
+    struct sim *sim = calloc(1, sizeof *sim);
+    if (!sim) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return NULL;
+    }
+    sim->cfg = cfg;
+    sim->routing = routing_find(cfg->routing.mechanism);
+    sim->arbiter = arbiter_find(cfg->router.arbiter);
+    sim->pattern = pattern_find(cfg->traffic.pattern);
+    if (!sim->routing || !sim->arbiter || !sim->pattern) {
+        snprintf(err, (size_t)err_len, "unknown routing, arbiter or pattern name");
+        free(sim);
+        return NULL;
+    }
+    enum topology_arrangement arr = strcmp(cfg->topology.arrangement, "consecutive") == 0
+                                        ? ARRANGEMENT_CONSECUTIVE
+                                        : ARRANGEMENT_PALMTREE;
+    if (topology_build(&sim->topo, cfg->topology.p, cfg->topology.a, cfg->topology.h, arr, err,
+                       err_len)) {
+        free(sim);
+        return NULL;
+    }
+    sim->routing->ladder(cfg, &sim->ladder);
+    sim->global_policy = misroute_policy_parse(cfg->routing.global_policy);
+    sim->packet_size = cfg->traffic.packet_size;
+    sim->xbar_cycles = (sim->packet_size + cfg->router.speedup - 1) / cfg->router.speedup;
+    sim->vcs_local = cfg->vcs.local;
+    sim->vcs_global = cfg->vcs.global;
+    sim->vcs_injection = cfg->vcs.injection;
+    sim->generation_threshold = rng_probability_threshold(cfg->traffic.load / sim->packet_size);
+    rng_seed(&sim->traffic_rng, (uint64_t)cfg->sim.seed, RNG_STREAM_TRAFFIC);
+    rng_seed(&sim->routing_rng, (uint64_t)cfg->sim.seed, RNG_STREAM_ROUTING);
+    if (sim_init_parts(sim, err, err_len)) {
+        sim_destroy(sim);
+        return NULL;
+    }
+    return sim;
+}
+
+void sim_destroy(struct sim *sim)
+{
+    if (!sim)
+        return;
+    if (sim->routing && sim->routing->destroy)
+        sim->routing->destroy(sim);
+    if (sim->pattern && sim->pattern->destroy)
+        sim->pattern->destroy(sim);
+    stats_free(&sim->stats);
+    packet_pool_free(&sim->pool);
+    event_wheel_free(&sim->wheel);
+    free(sim->slots);
+    free(sim->input_vc);
+    free(sim->credits);
+    free(sim->ports);
+    free(sim->routers);
+    topology_free(&sim->topo);
+    free(sim);
+}
+
+/* Puts a packet into input buffer (router, port, vc): it can be allocated router.latency - 1
+ * cycles after its head arrived, so that it leaves on the next link router.latency cycles
+ * after arrival when nothing is in the way. */
+static void sim_enter_buffer(struct sim *sim, int router, int port, int vc, uint32_t index,
+                             uint64_t head_arrival)
+{
+    struct packet *pk = sim_packet(sim, index);
+    pk->ready_cycle = (uint32_t)(head_arrival + (uint64_t)sim->cfg->router.latency - 1);
+    pk->tail_cycle = (uint32_t)(head_arrival + (uint64_t)sim->packet_size - 1);
+    pk->vc = (uint8_t)vc;
+    struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, port, vc)];
+    unsigned tail = ring->head + ring->count;
+    if (tail >= ring->capacity)
+        tail -= ring->capacity;
+    sim->slots[ring->base + tail] = index;
+    ring->count++;
+    sim_port(sim, router, port)->input_vc_mask |= (uint16_t)(1u << vc);
+    sim->routers[router].input_nonempty |= 1ull << port;
+}
+
+/* Phase 1: Bernoulli sources. A packet that finds its injection queue full is refused. */
+static void sim_generate(struct sim *sim)
+{
+    const struct topology *t = &sim->topo;
+    uint64_t now = sim->cycle;
+    for (int n = 0; n < t->nodes; n++) {
+        if (!rng_bernoulli(&sim->traffic_rng, sim->generation_threshold))
+            continue;
+        uint32_t dst = sim->pattern->destination(sim, (uint32_t)n, &sim->traffic_rng);
+        int vc = (int)((uint64_t)dst * (uint64_t)sim->vcs_injection / (uint64_t)t->nodes);
+        int router = n / t->p, port = n % t->p;
+        struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, port, vc)];
+        if (ring->count == ring->capacity) {
+            if (sim->measuring) {
+                sim->stats.refused++;
+                sim->stats.refused_phits += (uint64_t)sim->packet_size;
+            }
+            continue;
+        }
+        uint32_t index = packet_alloc(&sim->pool);
+        if (index == PACKET_NONE) {
+            sim->status = SIM_NOMEM;
+            return;
+        }
+        struct packet *pk = sim_packet(sim, index);
+        pk->src = (uint32_t)n;
+        pk->dst = dst;
+        pk->gen_cycle = (uint32_t)now;
+        pk->mark_cycle = (uint32_t)now;
+        if (sim->routing->on_generate)
+            sim->routing->on_generate(sim, pk);
+        sim_enter_buffer(sim, router, port, vc, index,
+                         now + (uint64_t)sim->cfg->links.injection_latency);
+        sim->in_network++;
+        sim->stats.total_generated++;
+        if (sim->measuring) {
+            sim->stats.generated++;
+            sim->stats.generated_phits += (uint64_t)sim->packet_size;
+        }
+    }
+}
+
+static void sim_deliver(struct sim *sim, uint32_t index)
+{
+    struct packet *pk = sim_packet(sim, index);
+    uint64_t now = sim->cycle;
+    pk->wait[WAIT_MINIMAL_LINKS] += (uint32_t)(now - pk->mark_cycle);
+    if (sim->measuring) {
+        struct stats *st = &sim->stats;
+        st->delivered++;
+        st->delivered_phits += (uint64_t)sim->packet_size;
+        stats_record_latency(st, (uint32_t)(now - pk->gen_cycle));
+        for (int k = 0; k < WAIT_KINDS; k++)
+            st->wait_sum[k] += pk->wait[k];
+        st->hops_local_sum += pk->hops_local;
+        st->hops_global_sum += pk->hops_global;
+        st->misrouted_global += (pk->flags & PACKET_GLOBAL_MISROUTED) != 0;
+        st->misrouted_local += (pk->flags & PACKET_LOCAL_MISROUTED) != 0;
+    }
+    sim->stats.total_delivered++;
+    sim->in_network--;
+    packet_release(&sim->pool, index);
+}
+
+/* Phase 2: heads reaching input buffers, credits returning, tails reaching nodes. */
+static void sim_process_events(struct sim *sim)
+{
+    struct event_bucket *bucket = event_wheel_bucket(&sim->wheel, sim->cycle);
+    uint64_t now = sim->cycle;
+    for (uint32_t i = 0; i < bucket->count; i++) {
+        const struct event *ev = &bucket->events[i];
+        switch (ev->kind) {
+        case EVENT_ARRIVAL: {
+            struct packet *pk = sim_packet(sim, ev->packet);
+            enum wait_kind link = pk->flags & PACKET_HOP_NONMINIMAL ? WAIT_NONMINIMAL_LINKS
+                                                                    : WAIT_MINIMAL_LINKS;
+            pk->wait[link] += (uint32_t)(now - pk->mark_cycle);
+            pk->mark_cycle = (uint32_t)now;
+            sim_enter_buffer(sim, (int)ev->router, ev->port, ev->vc, ev->packet, now);
+            break;
+        }
+        case EVENT_CREDIT:
+            sim->credits[sim_vc_index(sim, (int)ev->router, ev->port, ev->vc)] +=
+                sim->packet_size;
+            break;
+        case EVENT_DELIVERY:
+            sim_deliver(sim, ev->packet);
+            break;
+        }
+    }
+    if (bucket->count)
+        sim->last_progress_cycle = now;
+    event_wheel_clear(&sim->wheel, bucket);
+}
+
+/* Names the first stuck buffers: what a user needs to see why nothing moves. */
+static void sim_report_deadlock(struct sim *sim)
+{
+    const struct topology *t = &sim->topo;
+    int len = snprintf(sim->message, sizeof sim->message,
+                       "deadlock: %" PRIu64 " packets in flight and nothing moved for %" PRId64
+                       " cycles (cycle %" PRIu64 "); stuck buffers:",
+                       sim->in_network, sim->cfg->sim.deadlock_cycles, sim->cycle);
+    int shown = 0;
+    for (int r = 0; r < t->routers && shown < 6; r++)
+        for (int port = 0; port < t->radix && shown < 6; port++)
+            for (int vc = 0; vc < sim->port_vcs[port] && shown < 6; vc++) {
+                const struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, port, vc)];
+                if (!ring->count || sim->port_class[port] == PORT_NODE)
+                    continue;
+                const struct packet *pk = sim_packet(sim, sim->slots[ring->base + ring->head]);
+                len += snprintf(sim->message + len, sizeof sim->message - (size_t)len,
+                                " [router %d port %d vc %d: %u packets, head %u (%u->%u)]", r,
+                                port, vc, ring->count, pk->id, pk->src, pk->dst);
+                shown++;
+                if (len >= (int)sizeof sim->message)
+                    return;
+            }
+}
+
+enum sim_status sim_step(struct sim *sim)
+{
+    const struct topology *t = &sim->topo;
+    sim->measuring = sim->cycle >= (uint64_t)sim->cfg->sim.warmup_cycles;
+    sim_generate(sim);
+    sim_process_events(sim);
+    if (sim->routing->on_cycle)
+        sim->routing->on_cycle(sim);
+    for (int r = 0; r < t->routers; r++)
+        if (sim->routers[r].input_nonempty)
+            router_allocate(sim, r);
+    for (int r = 0; r < t->routers; r++)
+        if (sim->routers[r].output_nonempty)
+            router_send(sim, r);
+    if (sim->status == SIM_OK && sim->in_network &&
+        sim->cycle - sim->last_progress_cycle > (uint64_t)sim->cfg->sim.deadlock_cycles) {
+        sim->status = SIM_DEADLOCK;
+        sim_report_deadlock(sim);
+    }
+    if (sim->status == SIM_OK && sim->check_invariants)
+        sim_check_invariants(sim);
+    sim->cycle++;
+    return sim->status;
+}
+
+enum sim_status sim_run(struct sim *sim, void (*progress)(const struct sim *, void *), void *ctx)
+{
+    while (sim->cycle < sim->total_cycles && sim->status == SIM_OK) {
+        sim_step(sim);
+        if (progress && (sim->cycle & 255) == 0)
+            progress(sim, ctx);
+    }
+    if (sim->status == SIM_NOMEM)
+        snprintf(sim->message, sizeof sim->message, "out of memory at cycle %" PRIu64,
+                 sim->cycle);
+    return sim->status;
+}

@@ -1,0 +1,142 @@
+/* topology: canonical dragonfly geometry, global wiring and minimal-route tables. */
+#include "topology.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int topology_global_target_group(enum topology_arrangement arr, int a, int h, int groups, int g,
+                                 int i, int k)
+{
+    int link = i * h + k; /* 0 .. a*h-1 */
+    (void)a;
+    if (arr == ARRANGEMENT_PALMTREE)
+        return ((g - (link + 1)) % groups + groups) % groups;
+    /* consecutive (absolute): the links of a group go to the other groups in order. */
+    return link < g ? link : link + 1;
+}
+
+/* Global link index (i*h + k) of group g leading to group d, inverse of the above. */
+static int topology_global_link_index(enum topology_arrangement arr, int groups, int g, int d)
+{
+    if (arr == ARRANGEMENT_PALMTREE)
+        return ((g - d) % groups + groups) % groups - 1;
+    return d < g ? d : d - 1;
+}
+
+static int topology_alloc(struct topology *t)
+{
+    size_t ports = (size_t)t->routers * t->radix, pairs = (size_t)t->routers * t->groups;
+    t->neighbour = malloc(ports * sizeof *t->neighbour);
+    t->neighbour_port = malloc(ports);
+    t->global_port_to_group = malloc(pairs);
+    t->min_port = malloc(pairs);
+    t->gateway = malloc((size_t)t->groups * t->groups * sizeof *t->gateway);
+    return t->neighbour && t->neighbour_port && t->global_port_to_group && t->min_port &&
+                   t->gateway
+               ? 0
+               : -1;
+}
+
+static void topology_wire(struct topology *t, enum topology_arrangement arr)
+{
+    int a = t->a, h = t->h, G = t->groups;
+    memset(t->global_port_to_group, 0xff, (size_t)t->routers * G);
+    for (int r = 0; r < t->routers; r++) {
+        int g = r / a, i = r % a;
+        for (int port = 0; port < t->radix; port++) {
+            int idx = r * t->radix + port;
+            t->neighbour[idx] = -1;
+            t->neighbour_port[idx] = 0xff;
+            if (port >= t->first_local_port && port < t->first_global_port) {
+                int j = topology_local_target(t, i, port);
+                t->neighbour[idx] = g * a + j;
+                t->neighbour_port[idx] = (uint8_t)topology_local_port(t, j, i);
+            } else if (port >= t->first_global_port) {
+                int k = port - t->first_global_port;
+                int d = topology_global_target_group(arr, a, h, G, g, i, k);
+                int back = topology_global_link_index(arr, G, d, g);
+                t->neighbour[idx] = d * a + back / h;
+                t->neighbour_port[idx] = (uint8_t)(t->first_global_port + back % h);
+                t->global_port_to_group[r * G + d] = (uint8_t)port;
+            }
+        }
+    }
+}
+
+static void topology_route_tables(struct topology *t, enum topology_arrangement arr)
+{
+    int a = t->a, h = t->h, G = t->groups;
+    for (int g = 0; g < G; g++)
+        for (int d = 0; d < G; d++)
+            t->gateway[g * G + d] = d == g ? -1 : g * a + topology_global_link_index(arr, G, g, d) / h;
+    for (int r = 0; r < t->routers; r++) {
+        int g = r / a;
+        for (int d = 0; d < G; d++) {
+            int gw = t->gateway[g * G + d];
+            uint8_t port = 0xff;
+            if (gw == r)
+                port = t->global_port_to_group[r * G + d];
+            else if (gw >= 0)
+                port = (uint8_t)topology_local_port(t, r % a, gw % a);
+            t->min_port[r * G + d] = port;
+        }
+    }
+}
+
+int topology_build(struct topology *t, int p, int a, int h, enum topology_arrangement arr,
+                   char *err, int err_len)
+{
+    memset(t, 0, sizeof *t);
+    t->p = p;
+    t->a = a;
+    t->h = h;
+    t->groups = a * h + 1;
+    t->routers = a * t->groups;
+    t->nodes = p * t->routers;
+    t->radix = p + a - 1 + h;
+    t->first_local_port = p;
+    t->first_global_port = p + a - 1;
+    if (t->radix > TOPOLOGY_MAX_RADIX) {
+        snprintf(err, (size_t)err_len, "router radix p+a-1+h = %d exceeds %d", t->radix,
+                 TOPOLOGY_MAX_RADIX);
+        return -1;
+    }
+    if (topology_alloc(t)) {
+        topology_free(t);
+        snprintf(err, (size_t)err_len, "out of memory for the topology");
+        return -1;
+    }
+    topology_wire(t, arr);
+    topology_route_tables(t, arr);
+    return 0;
+}
+
+void topology_free(struct topology *t)
+{
+    free(t->neighbour);
+    free(t->neighbour_port);
+    free(t->global_port_to_group);
+    free(t->min_port);
+    free(t->gateway);
+    t->neighbour = NULL;
+    t->neighbour_port = NULL;
+    t->global_port_to_group = NULL;
+    t->min_port = NULL;
+    t->gateway = NULL;
+}
+
+void topology_min_hops(const struct topology *t, int r, int target, int *local, int *global)
+{
+    int g = r / t->a, tg = target / t->a;
+    *local = 0;
+    *global = 0;
+    if (g == tg) {
+        *local = r != target;
+        return;
+    }
+    int out = t->gateway[g * t->groups + tg];
+    int in = t->neighbour[out * t->radix + t->global_port_to_group[out * t->groups + tg]];
+    *global = 1;
+    *local = (out != r) + (in != target);
+}

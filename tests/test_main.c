@@ -1,0 +1,46 @@
+/* The CUnit test runner: every suite registers itself through one function listed here. */
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "test_util.h"
+
+typedef int (*suite_register_fn)(void);
+
+static const struct {
+    const char *name;
+    suite_register_fn reg;
+} suites[] = {
+    {"topology", test_topology_register},
+    {"routing_min", test_routing_min_register},
+    {"routing", test_routing_register},
+    {"sim", test_sim_register},
+    {"stats", test_stats_register},
+    {"json", test_json_register},
+    {"config", test_config_register},
+    {"cli", test_cli_register},
+};
+
+int main(int argc, char **argv)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++) {
+        /* `dfsim-test NAME...` runs only the named suites. */
+        int wanted = argc < 2;
+        for (int a = 1; a < argc; a++)
+            wanted |= strcmp(argv[a], suites[i].name) == 0;
+        if (wanted && suites[i].reg() != 0) {
+            fprintf(stderr, "cannot register suite %s\n", suites[i].name);
+            return 1;
+        }
+    }
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    unsigned failures = CU_get_number_of_tests_failed();
+    unsigned run = CU_get_number_of_tests_run();
+    CU_cleanup_registry();
+    printf("%u passed, %u failed\n", run - failures, failures);
+    return failed ? 1 : 0;
+}

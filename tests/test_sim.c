@@ -1,0 +1,271 @@
+/* The simulator as a whole: conservation and credits at every cycle, zero-load latency equal
+ * to the hand-computed path cost, saturation bounds from theory, determinism. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result_json.h"
+#include "sim.h"
+#include "test_util.h"
+
+#define SMALL "topology.h=2", "topology.a=4", "topology.p=2"
+#define MEDIUM "topology.h=3", "topology.a=6", "topology.p=3"
+
+struct run {
+    struct sim_config cfg;
+    struct sim *sim;
+    struct result res;
+};
+
+/* Runs a config to the end and summarizes it; the caller calls run_free. */
+static void run_config(struct run *run, const char *const *overrides, int n)
+{
+    char err[256];
+    memset(run, 0, sizeof *run);
+    test_config(&run->cfg, overrides, n);
+    run->sim = sim_create(&run->cfg, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(run->sim);
+    CU_ASSERT_EQUAL_FATAL(sim_run(run->sim, NULL, NULL), SIM_OK);
+    CU_ASSERT_EQUAL_FATAL(stats_summarize(run->sim, &run->res), 0);
+}
+
+static void run_free(struct run *run)
+{
+    result_free(&run->res);
+    sim_destroy(run->sim);
+}
+
+/* Packets are conserved and credits equal the free space they mirror at every cycle, below
+ * and above saturation, for each pattern. */
+static void check_every_cycle(const char *pattern, const char *load)
+{
+    const char *ov[] = {SMALL, pattern, load, "sim.warmup_cycles=0", "sim.measure_cycles=1500"};
+    struct sim_config cfg;
+    char err[256];
+    test_config(&cfg, ov, 6);
+    struct sim *sim = sim_create(&cfg, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    sim->check_invariants = true;
+    enum sim_status status = sim_run(sim, NULL, NULL);
+    if (status != SIM_OK)
+        fprintf(stderr, "\n%s\n", sim->message);
+    CU_ASSERT_EQUAL(status, SIM_OK);
+    CU_ASSERT(sim->stats.total_delivered > 100);
+    CU_ASSERT_EQUAL(sim->stats.total_generated, sim->stats.total_delivered + sim->in_network);
+    sim_destroy(sim);
+}
+
+static void test_conservation_uniform(void)
+{
+    check_every_cycle("traffic.pattern=uniform", "traffic.load=0.9");
+}
+
+static void test_conservation_adversarial(void)
+{
+    check_every_cycle("traffic.pattern=adversarial", "traffic.load=0.5");
+}
+
+static void test_conservation_consecutive(void)
+{
+    check_every_cycle("traffic.pattern=adversarial_consecutive", "traffic.load=1.0");
+}
+
+/* The invariant check itself catches a lost credit and a duplicated packet. */
+static void test_invariant_check_detects(void)
+{
+    const char *ov[] = {SMALL, "traffic.load=0.5", "sim.warmup_cycles=0"};
+    struct sim_config cfg;
+    char err[256];
+    test_config(&cfg, ov, 3);
+    struct sim *sim = sim_create(&cfg, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    for (int i = 0; i < 300; i++)
+        sim_step(sim);
+    CU_ASSERT_EQUAL(sim_check_invariants(sim), 0);
+    int idx = sim_vc_index(sim, 0, sim->topo.first_local_port, 0);
+    sim->credits[idx] -= 1;
+    CU_ASSERT_EQUAL(sim_check_invariants(sim), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim->message, "credits"));
+    sim->credits[idx] += 1;
+    sim->status = SIM_OK;
+    sim->in_network++; /* as if a packet had vanished */
+    CU_ASSERT_EQUAL(sim_check_invariants(sim), -1);
+    sim->in_network--;
+    sim_destroy(sim);
+}
+
+/* Zero-load latency of SPEC section 9, computed independently of the simulator: per pair,
+ * injection link + a router per visited router + link latencies + ejection link + the
+ * serialization of the tail (packet_size - 1). */
+static double expected_zero_load(const struct sim_config *cfg, const struct topology *t)
+{
+    double sum = 0;
+    long pairs = 0;
+    for (int s = 0; s < t->nodes; s++)
+        for (int d = 0; d < t->nodes; d++) {
+            if (s == d)
+                continue;
+            int local, global;
+            topology_min_hops(t, s / t->p, d / t->p, &local, &global);
+            sum += 2 * cfg->links.injection_latency + (local + global + 1) * cfg->router.latency +
+                   local * cfg->links.local_latency + global * cfg->links.global_latency +
+                   cfg->traffic.packet_size - 1;
+            pairs++;
+        }
+    return sum / (double)pairs;
+}
+
+static void test_zero_load_latency(void)
+{
+    const char *ov[] = {MEDIUM, "traffic.load=0.002", "sim.warmup_cycles=1000",
+                        "sim.measure_cycles=30000"};
+    struct run run;
+    run_config(&run, ov, 4);
+    double expected = expected_zero_load(&run.cfg, &run.sim->topo);
+    printf("\n    zero-load latency: measured %.2f, hand-computed %.2f (%lu packets)\n",
+           run.res.latency_mean, expected, (unsigned long)run.res.delivered);
+    CU_ASSERT(run.res.delivered > 500);
+    CU_ASSERT(fabs(run.res.latency_mean - expected) <= 0.01 * expected);
+    run_free(&run);
+}
+
+/* SPEC section 9: MIN under ADV+1 is bounded by one global link per group pair. */
+static void test_min_adversarial_bound(void)
+{
+    const char *ov[] = {MEDIUM, "traffic.pattern=adversarial", "traffic.load=0.3",
+                        "sim.warmup_cycles=3000", "sim.measure_cycles=5000"};
+    struct run run;
+    run_config(&run, ov, 5);
+    double bound = 1.0 / (run.cfg.topology.a * run.cfg.topology.p);
+    printf("\n    MIN ADV+1 accepted %.4f, bound 1/(a*p) = %.4f\n", run.res.accepted, bound);
+    CU_ASSERT(run.res.accepted <= bound * 1.05);
+    CU_ASSERT(run.res.accepted >= bound * 0.95);
+    run_free(&run);
+}
+
+/* ... and under ADVc by the h global links of router a-1. The bound is an upper bound; the
+ * input-queued router reaches about 88% of it (measured 0.87-0.89 for h = 3, 4, 6): the local
+ * input FIFOs of router a-1 carry a single VC (l0) with heads spread over h outputs, so an
+ * output whose packets are all behind other heads idles (head-of-line blocking; neither
+ * more allocator iterations, speedup 4 nor 8x larger buffers change it). */
+static void test_min_consecutive_bound(void)
+{
+    const char *ov[] = {MEDIUM, "traffic.pattern=adversarial_consecutive", "traffic.load=0.3",
+                        "sim.warmup_cycles=3000", "sim.measure_cycles=5000"};
+    struct run run;
+    run_config(&run, ov, 5);
+    double bound = (double)run.cfg.topology.h / (run.cfg.topology.a * run.cfg.topology.p);
+    printf("\n    MIN ADVc accepted %.4f, bound h/(a*p) = %.4f\n", run.res.accepted, bound);
+    CU_ASSERT(run.res.accepted <= bound * 1.01);
+    CU_ASSERT(run.res.accepted >= bound * 0.84);
+    run_free(&run);
+}
+
+/* Below saturation, UN/MIN accepts what is offered. */
+static void check_uniform_accepts(const char *load)
+{
+    const char *ov[] = {MEDIUM, load, "sim.warmup_cycles=2000", "sim.measure_cycles=4000"};
+    struct run run;
+    run_config(&run, ov, 4);
+    printf("\n    UN/MIN offered %.4f accepted %.4f\n", run.res.offered, run.res.accepted);
+    CU_ASSERT(fabs(run.res.accepted - run.res.offered) <= 0.02 * run.res.offered);
+    CU_ASSERT(fabs(run.res.offered - run.cfg.traffic.load) <= 0.03 * run.cfg.traffic.load);
+    run_free(&run);
+}
+
+static void test_uniform_low(void)
+{
+    check_uniform_accepts("traffic.load=0.1");
+}
+
+static void test_uniform_high(void)
+{
+    check_uniform_accepts("traffic.load=0.5");
+}
+
+static char *render(const char *seed)
+{
+    const char *ov[] = {SMALL, "traffic.load=0.6", "sim.warmup_cycles=500",
+                        "sim.measure_cycles=1500", seed};
+    struct run run;
+    run_config(&run, ov, 5);
+    char *doc = result_json_render(&run.cfg, &run.res, false);
+    run_free(&run);
+    return doc;
+}
+
+static void test_determinism(void)
+{
+    char *a = render("sim.seed=7"), *b = render("sim.seed=7"), *c = render("sim.seed=8");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    CU_ASSERT_STRING_NOT_EQUAL(a, c);
+    free(a);
+    free(b);
+    free(c);
+}
+
+/* Two simulations live side by side in one process without sharing state. */
+static void test_interleaved_runs(void)
+{
+    const char *ov[] = {SMALL, "traffic.load=0.6", "sim.warmup_cycles=200",
+                        "sim.measure_cycles=800"};
+    struct sim_config cfg;
+    char err[256];
+    test_config(&cfg, ov, 4);
+    struct sim *x = sim_create(&cfg, err, sizeof err), *y = sim_create(&cfg, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+    while (x->cycle < x->total_cycles) {
+        sim_step(x);
+        sim_step(y);
+    }
+    CU_ASSERT_EQUAL(x->stats.delivered, y->stats.delivered);
+    CU_ASSERT_EQUAL(x->stats.latency_sum, y->stats.latency_sum);
+    sim_destroy(x);
+    sim_destroy(y);
+}
+
+/* The latency breakdown accounts for every cycle of every packet. */
+static void test_breakdown_sums_to_mean(void)
+{
+    const char *ov[] = {SMALL, "traffic.pattern=adversarial", "traffic.load=0.4",
+                        "sim.warmup_cycles=500", "sim.measure_cycles=2000"};
+    struct run run;
+    run_config(&run, ov, 5);
+    double sum = 0;
+    for (int k = 0; k < WAIT_KINDS; k++)
+        sum += run.res.breakdown[k];
+    CU_ASSERT_DOUBLE_EQUAL(sum, run.res.latency_mean, 1e-6 * run.res.latency_mean);
+    CU_ASSERT(run.res.breakdown[WAIT_INJECTION_QUEUE] > 0);
+    CU_ASSERT_DOUBLE_EQUAL(run.res.breakdown[WAIT_NONMINIMAL_LINKS], 0.0, 1e-12);
+    run_free(&run);
+}
+
+int test_sim_register(void)
+{
+    CU_pSuite s = CU_add_suite("sim", NULL, NULL);
+    if (!s)
+        return -1;
+    CU_add_test(s, "conservation and credits every cycle, UN 0.9", test_conservation_uniform);
+    CU_add_test(s, "conservation and credits every cycle, ADV+1 0.5",
+                test_conservation_adversarial);
+    CU_add_test(s, "conservation and credits every cycle, ADVc 1.0",
+                test_conservation_consecutive);
+    CU_add_test(s, "invariant check detects a lost credit and a lost packet",
+                test_invariant_check_detects);
+    CU_add_test(s, "zero-load latency equals the hand-computed path cost",
+                test_zero_load_latency);
+    CU_add_test(s, "MIN under ADV+1 saturates at 1/(a*p)", test_min_adversarial_bound);
+    CU_add_test(s, "MIN under ADVc saturates at h/(a*p)", test_min_consecutive_bound);
+    CU_add_test(s, "UN/MIN accepts offered 0.1", test_uniform_low);
+    CU_add_test(s, "UN/MIN accepts offered 0.5", test_uniform_high);
+    CU_add_test(s, "same seed same document, other seed other document", test_determinism);
+    CU_add_test(s, "two runs interleaved in one process", test_interleaved_runs);
+    CU_add_test(s, "latency breakdown sums to the mean", test_breakdown_sums_to_mean);
+    return 0;
+}

@@ -1,0 +1,24 @@
+/* Shared helpers of the test suites. */
+#ifndef DFSIM_TEST_UTIL_H
+#define DFSIM_TEST_UTIL_H
+
+#include "config.h"
+
+int test_topology_register(void);
+int test_routing_min_register(void);
+int test_routing_register(void);
+int test_sim_register(void);
+int test_stats_register(void);
+int test_json_register(void);
+int test_config_register(void);
+int test_cli_register(void);
+
+/* A config with defaults and the given overrides ("topology.h=2", ...) applied in order,
+ * validated; aborts the test run on error. */
+void test_config(struct sim_config *cfg, const char *const *overrides, int n);
+
+/* Runs a command line through /bin/sh, captures stdout+stderr into out (NUL-terminated,
+ * truncated to out_len) and returns the exit status (or -1 if it did not exit normally). */
+int test_run_command(const char *command, char *out, int out_len);
+
+#endif
