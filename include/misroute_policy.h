@@ -1,0 +1,25 @@
+/* misroute_policy: the global misrouting policies (CRG, RRG, NRG, MM) that choose where a
+ * nonminimal path leaves the source group. */
+#ifndef DFSIM_MISROUTE_POLICY_H
+#define DFSIM_MISROUTE_POLICY_H
+
+struct sim;
+
+enum global_policy { POLICY_CRG, POLICY_RRG, POLICY_NRG, POLICY_MM };
+
+/* Parses "crg" | "rrg" | "nrg" | "mm"; -1 if unknown. */
+int misroute_policy_parse(const char *name);
+
+/* Intermediate router of a source-decided nonminimal path (oblivious, piggyback) from
+ * src_router to a destination in dst_group. CRG: the router at the far end of one of the
+ * source router's own global links; RRG: a random router of a random group. Neither picks
+ * the source or the destination group (CRG falls back to -1 only if the source router's
+ * single global link leads to the destination group). -1 = no nonminimal path. */
+int misroute_intermediate(struct sim *sim, enum global_policy policy, int src_router,
+                          int dst_group);
+
+/* A random router of a random group other than `exclude_a` and `exclude_b` (may be equal);
+ * -1 if there is no such group. */
+int misroute_random_router(struct sim *sim, int exclude_a, int exclude_b);
+
+#endif

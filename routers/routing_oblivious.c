@@ -1,0 +1,40 @@
+/* routing_oblivious: always nonminimal (Obl-CRG, Obl-RRG): the global misrouting policy picks
+ * an intermediate router at generation, the packet reaches it, then goes minimally. */
+#include "misroute_policy.h"
+#include "routing.h"
+#include "sim.h"
+
+static const char *const oblivious_policies[] = {"crg", "rrg", NULL};
+
+static void oblivious_ladder(const struct sim_config *cfg, struct vc_ladder *out)
+{
+    (void)cfg;
+    ladder_parse(out, "l0 g0 l1 l2 g1 l3");
+}
+
+static void oblivious_on_generate(struct sim *sim, struct packet *pk)
+{
+    const struct topology *t = &sim->topo;
+    int src_router = (int)pk->src / t->p, dst_group = (int)pk->dst / t->p / t->a;
+    pk->target = misroute_intermediate(sim, (enum global_policy)sim->global_policy, src_router,
+                                       dst_group);
+    if (pk->target >= 0)
+        pk->flags |= PACKET_NONMINIMAL;
+}
+
+static int oblivious_route(struct sim *sim, int router, int in_port, const struct packet *pk,
+                           struct route_choice *out)
+{
+    (void)in_port;
+    return routing_via_target(sim, router, pk, out);
+}
+
+const struct routing_ops routing_oblivious = {
+    .name = "oblivious",
+    .summary = "Obl-CRG / Obl-RRG: always via an intermediate router chosen by the global "
+               "misrouting policy",
+    .global_policies = oblivious_policies,
+    .ladder = oblivious_ladder,
+    .on_generate = oblivious_on_generate,
+    .route = oblivious_route,
+};

@@ -1,0 +1,177 @@
+/* routing_piggyback: PiggyBack (PB), source-adaptive routing. At the source router, while the
+ * packet waits at the head of its injection queue, it goes nonminimally iff the global link
+ * of its minimal path is flagged saturated or UGAL-L prefers the nonminimal path; the
+ * decision is final once the packet leaves. Flags are broadcast inside the group with the
+ * local link latency. */
+#include "routing_piggyback.h"
+
+#include <stdlib.h>
+
+#include "misroute_policy.h"
+#include "routing.h"
+#include "sim.h"
+
+static const char *const piggyback_policies[] = {"crg", "rrg", NULL};
+
+struct piggyback_state {
+    int slots;            /* local_latency + 1 cycles of history */
+    int write_slot;       /* slot of this cycle's flags */
+    int read_slot;        /* slot of the flags computed local_latency cycles ago */
+    uint64_t *flags;      /* [slot * routers + router] */
+};
+
+static void piggyback_ladder(const struct sim_config *cfg, struct vc_ladder *out)
+{
+    (void)cfg;
+    ladder_parse(out, "l0 g0 l1 l2 g1 l3");
+}
+
+static int piggyback_init(struct sim *sim)
+{
+    struct piggyback_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return -1;
+    st->slots = sim->cfg->links.local_latency + 1;
+    st->flags = calloc((size_t)st->slots * (size_t)sim->topo.routers, sizeof *st->flags);
+    if (!st->flags) {
+        free(st);
+        return -1;
+    }
+    sim->routing_state = st;
+    return 0;
+}
+
+static void piggyback_destroy(struct sim *sim)
+{
+    struct piggyback_state *st = sim->routing_state;
+    if (st)
+        free(st->flags);
+    free(st);
+    sim->routing_state = NULL;
+}
+
+/* Phits in use behind a global port, over all its VCs. */
+static int global_port_occupancy(const struct sim *sim, int router, int port)
+{
+    int occupancy = 0;
+    for (int vc = 0; vc < sim->vcs_global; vc++)
+        occupancy += sim_output_occupancy(sim, router, port, vc);
+    return occupancy;
+}
+
+/* Port k is saturated iff occupancy_k > pb_coef/100 * mean + pb_global_threshold packets,
+ * in integers: 100 * h * occ_k > pb_coef * sum + 100 * h * T * packet_size. */
+static uint64_t piggyback_compute_flags(const struct sim *sim, int router)
+{
+    const struct topology *t = &sim->topo;
+    const struct sim_config *cfg = sim->cfg;
+    int occupancy[TOPOLOGY_MAX_RADIX];
+    int64_t sum = 0;
+    for (int k = 0; k < t->h; k++) {
+        occupancy[k] = global_port_occupancy(sim, router, t->first_global_port + k);
+        sum += occupancy[k];
+    }
+    int64_t threshold = (int64_t)cfg->routing.pb_coef * sum +
+                        100LL * t->h * cfg->routing.pb_global_threshold * sim->packet_size;
+    uint64_t flags = 0;
+    for (int k = 0; k < t->h; k++)
+        if (100LL * t->h * occupancy[k] > threshold)
+            flags |= 1ull << k;
+    return flags;
+}
+
+static void piggyback_on_cycle(struct sim *sim)
+{
+    struct piggyback_state *st = sim->routing_state;
+    int routers = sim->topo.routers;
+    st->write_slot = (int)(sim->cycle % (uint64_t)st->slots);
+    st->read_slot = st->write_slot + 1 == st->slots ? 0 : st->write_slot + 1;
+    uint64_t *row = &st->flags[(size_t)st->write_slot * (size_t)routers];
+    for (int r = 0; r < routers; r++)
+        row[r] = piggyback_compute_flags(sim, r);
+}
+
+uint64_t piggyback_flags_seen(const struct sim *sim, int observer, int router)
+{
+    const struct piggyback_state *st = sim->routing_state;
+    if (observer == router)
+        return st->flags[(size_t)st->write_slot * (size_t)sim->topo.routers + (size_t)router];
+    if (sim->cycle < (uint64_t)(st->slots - 1))
+        return 0;
+    return st->flags[(size_t)st->read_slot * (size_t)sim->topo.routers + (size_t)router];
+}
+
+static void piggyback_on_generate(struct sim *sim, struct packet *pk)
+{
+    const struct topology *t = &sim->topo;
+    int src_router = (int)pk->src / t->p, dst_group = (int)pk->dst / t->p / t->a;
+    /* The nonminimal candidate; it becomes the path only if the source decides so. */
+    pk->target = misroute_intermediate(sim, (enum global_policy)sim->global_policy, src_router,
+                                       dst_group);
+}
+
+static int path_hops(const struct topology *t, int from, int via, int to)
+{
+    int local, global, hops = 0;
+    if (via >= 0) {
+        topology_min_hops(t, from, via, &local, &global);
+        hops = local + global;
+        from = via;
+    }
+    topology_min_hops(t, from, to, &local, &global);
+    return hops + local + global;
+}
+
+/* The source decision: misroute iff the minimal global link is flagged saturated, or
+ * q_min * H_min > q_nonmin * H_nonmin + T_local * packet_size (UGAL-L). */
+static int piggyback_prefers_nonminimal(struct sim *sim, int router, const struct packet *pk,
+                                        const struct route_choice *min,
+                                        const struct route_choice *nonmin)
+{
+    const struct topology *t = &sim->topo;
+    int dst_router = (int)pk->dst / t->p, dst_group = dst_router / t->a;
+    int gateway = t->gateway[(router / t->a) * t->groups + dst_group];
+    int k = t->global_port_to_group[gateway * t->groups + dst_group] - t->first_global_port;
+    if ((piggyback_flags_seen(sim, router, gateway) >> k) & 1)
+        return 1;
+    int64_t q_min = sim_output_occupancy(sim, router, min->out_port, min->vc);
+    int64_t q_non = sim_output_occupancy(sim, router, nonmin->out_port, nonmin->vc);
+    int64_t h_min = path_hops(t, router, -1, dst_router);
+    int64_t h_non = path_hops(t, router, pk->target, dst_router);
+    return q_min * h_min >
+           q_non * h_non + (int64_t)sim->cfg->routing.pb_local_threshold * sim->packet_size;
+}
+
+static int piggyback_route(struct sim *sim, int router, int in_port, const struct packet *pk,
+                           struct route_choice *out)
+{
+    (void)in_port;
+    /* Decided packets (and those without a nonminimal candidate) follow their path. */
+    if ((pk->flags & PACKET_DECIDED) || pk->target < 0)
+        return routing_via_target(sim, router, pk, out);
+    struct route_choice min, nonmin;
+    if (routing_minimal_choice(sim, router, pk, -1, &min) ||
+        routing_minimal_choice(sim, router, pk, pk->target, &nonmin))
+        return -1;
+    if (piggyback_prefers_nonminimal(sim, router, pk, &min, &nonmin)) {
+        *out = nonmin;
+        out->flags |= PACKET_NONMINIMAL;
+    } else {
+        *out = min;
+        out->target = -1;
+    }
+    return 0;
+}
+
+const struct routing_ops routing_piggyback = {
+    .name = "piggyback",
+    .summary = "PB: source-adaptive; minimal unless the minimal global link is flagged "
+               "saturated or UGAL-L prefers the CRG/RRG nonminimal path",
+    .global_policies = piggyback_policies,
+    .ladder = piggyback_ladder,
+    .init = piggyback_init,
+    .destroy = piggyback_destroy,
+    .on_generate = piggyback_on_generate,
+    .on_cycle = piggyback_on_cycle,
+    .route = piggyback_route,
+};

@@ -1,0 +1,430 @@
+/* Nonminimal and adaptive routing: paths, VC ladders, policy semantics, bounds from theory,
+ * PiggyBack's flag broadcast and freedom from deadlock at saturation. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "misroute_policy.h"
+#include "routing_piggyback.h"
+#include "sim.h"
+#include "test_util.h"
+
+#define SMALL "topology.h=2", "topology.a=4", "topology.p=2"
+#define MEDIUM "topology.h=3", "topology.a=6", "topology.p=3"
+
+struct variant {
+    const char *name, *mechanism, *policy, *valiant_target;
+    int max_hops;
+};
+
+static const struct variant variants[] = {
+    {"MIN", "min", "rrg", "group", 3},
+    {"VAL", "valiant", "rrg", "group", 5},
+    {"VAL-any", "valiant", "rrg", "router", 6},
+    {"Obl-CRG", "oblivious", "crg", "group", 6},
+    {"Obl-RRG", "oblivious", "rrg", "group", 6},
+    {"PB-CRG", "piggyback", "crg", "group", 6},
+    {"PB-RRG", "piggyback", "rrg", "group", 6},
+    {"InTrns-CRG", "in_transit", "crg", "group", 8},
+    {"InTrns-RRG", "in_transit", "rrg", "group", 8},
+    {"InTrns-NRG", "in_transit", "nrg", "group", 8},
+    {"InTrns-MM", "in_transit", "mm", "group", 8},
+};
+#define N_VARIANTS (int)(sizeof variants / sizeof variants[0])
+
+/* What the observer remembers of a packet in flight (indexed by pool slot). */
+struct trace {
+    int hops, last_pos, target, visited_target, misroutes_local, nonmin_global;
+    int prev_router, prev_local_nonminimal, prev_class;
+    int32_t misroute_group;
+    int first_global_router;
+};
+
+struct observer {
+    const struct variant *v;
+    struct trace *traces;
+    uint32_t traces_len;
+    long packets, errors_reach, errors_hops, errors_ladder, errors_global_outside_source,
+        errors_local_twice, errors_target, errors_crg_source, errors_nrg_shape,
+        nonminimal_packets, local_misrouted_packets;
+};
+
+static struct trace *trace_of(struct observer *ob, const struct sim *sim, uint32_t index)
+{
+    if (index >= ob->traces_len) {
+        uint32_t len = sim->pool.capacity;
+        ob->traces = realloc(ob->traces, len * sizeof *ob->traces);
+        memset(ob->traces + ob->traces_len, 0, (len - ob->traces_len) * sizeof *ob->traces);
+        ob->traces_len = len;
+    }
+    return &ob->traces[index];
+}
+
+/* VC check: a global hop uses ladder entry ladder_pos-1; a local hop uses the VC of the last
+ * local entry before its new position (its own entry, or the one OLM's reuse rule names). */
+static int hop_on_ladder(const struct sim *sim, const struct route_choice *ch, int last_pos)
+{
+    const struct vc_ladder *l = &sim->ladder;
+    int cls = sim->port_class[ch->out_port];
+    if (ch->ladder_pos < last_pos || ch->ladder_pos == 0 || ch->ladder_pos > l->length)
+        return 0;
+    if (cls == PORT_GLOBAL)
+        return ch->ladder_pos > last_pos && l->port_class[ch->ladder_pos - 1] == PORT_GLOBAL &&
+               l->vc[ch->ladder_pos - 1] == ch->vc && ch->vc < sim->vcs_global;
+    for (int e = ch->ladder_pos - 1; e >= 0; e--)
+        if (l->port_class[e] == PORT_LOCAL)
+            return l->vc[e] == ch->vc && ch->vc < sim->vcs_local;
+    return 0;
+}
+
+static void observe_ejection(struct observer *ob, const struct sim *sim, int router,
+                             const struct packet *pk, struct trace *tr)
+{
+    ob->packets++;
+    ob->errors_reach += router != (int)pk->dst / sim->topo.p;
+    ob->errors_hops += tr->hops > ob->v->max_hops;
+    ob->errors_target += tr->target >= 0 && !tr->visited_target;
+    ob->nonminimal_packets += tr->nonmin_global > 0;
+    ob->local_misrouted_packets += tr->misroutes_local > 0;
+}
+
+static void observe_hop(void *ctx, const struct sim *sim, int router, int in_port,
+                        uint32_t index, const struct route_choice *ch)
+{
+    struct observer *ob = ctx;
+    const struct packet *pk = &sim->pool.packets[index];
+    const struct topology *t = &sim->topo;
+    struct trace *tr = trace_of(ob, sim, index);
+    int group = router / t->a, src_group = (int)pk->src / t->p / t->a;
+    if (sim->port_class[in_port] == PORT_NODE) {
+        memset(tr, 0, sizeof *tr);
+        tr->target = pk->flags & PACKET_NONMINIMAL ? pk->target : -1;
+        tr->misroute_group = -1;
+        tr->first_global_router = -1;
+        tr->prev_class = -1;
+    }
+    if (router == tr->target)
+        tr->visited_target = 1;
+    int cls = sim->port_class[ch->out_port];
+    if (cls == PORT_NODE) {
+        observe_ejection(ob, sim, router, pk, tr);
+        return;
+    }
+    tr->hops++;
+    ob->errors_ladder += !hop_on_ladder(sim, ch, tr->last_pos);
+    tr->last_pos = ch->ladder_pos;
+    int minimal = ch->out_port == topology_min_port_to_router(t, router, (int)pk->dst / t->p);
+    if (cls == PORT_GLOBAL && tr->first_global_router < 0)
+        tr->first_global_router = router;
+    if (cls == PORT_GLOBAL && !minimal) {
+        tr->nonmin_global++;
+        ob->errors_global_outside_source += group != src_group;
+        /* CRG (oblivious, PB): the nonminimal global hop leaves from the source router. */
+        if (strcmp(ob->v->policy, "crg") == 0 && strcmp(ob->v->mechanism, "in_transit") != 0)
+            ob->errors_crg_source += router != (int)pk->src / t->p;
+        /* NRG: the misrouted global hop follows the nonminimal local hop to a neighbour;
+         * CRG in transit: it leaves from where the decision was made. */
+        if (strcmp(ob->v->mechanism, "in_transit") == 0) {
+            if (strcmp(ob->v->policy, "nrg") == 0)
+                ob->errors_nrg_shape += !(tr->prev_class == PORT_LOCAL && tr->prev_local_nonminimal);
+            if (strcmp(ob->v->policy, "crg") == 0)
+                ob->errors_nrg_shape += tr->prev_class == PORT_LOCAL && tr->prev_local_nonminimal;
+        }
+    }
+    if (ch->misroute_group != tr->misroute_group) {
+        ob->errors_local_twice += ch->misroute_group != group;
+        tr->misroutes_local++;
+        tr->misroute_group = ch->misroute_group;
+    }
+    if (tr->misroutes_local > 3)
+        ob->errors_local_twice++;
+    tr->prev_class = cls;
+    tr->prev_local_nonminimal = cls == PORT_LOCAL && !minimal;
+    tr->prev_router = router;
+}
+
+static struct sim *variant_sim(struct sim_config *cfg, const struct variant *v, const char *net,
+                               const char *pattern, const char *load, int warmup, int cycles)
+{
+    char mech[64], pol[64], vt[64], cyc[64], warm[64];
+    snprintf(warm, sizeof warm, "sim.warmup_cycles=%d", warmup);
+    snprintf(mech, sizeof mech, "routing.mechanism=%s", v->mechanism);
+    snprintf(pol, sizeof pol, "routing.global_policy=%s", v->policy);
+    snprintf(vt, sizeof vt, "routing.valiant_target=%s", v->valiant_target);
+    snprintf(cyc, sizeof cyc, "sim.measure_cycles=%d", cycles);
+    const char *small[] = {SMALL}, *medium[] = {MEDIUM};
+    const char *const *shape = strcmp(net, "small") == 0 ? small : medium;
+    const char *ov[] = {shape[0], shape[1],           shape[2], mech, pol, vt, pattern, load,
+                        cyc,      warm,     "sim.deadlock_cycles=2000"};
+    char err[256];
+    test_config(cfg, ov, (int)(sizeof ov / sizeof ov[0]));
+    struct sim *sim = sim_create(cfg, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    return sim;
+}
+
+static void check_paths(const char *net, const char *pattern, const char *load)
+{
+    for (int i = 0; i < N_VARIANTS; i++) {
+        struct sim_config cfg;
+        struct observer ob = {.v = &variants[i]};
+        struct sim *sim = variant_sim(&cfg, &variants[i], net, pattern, load, 0, 2500);
+        sim->on_hop = observe_hop;
+        sim->on_hop_ctx = &ob;
+        enum sim_status status = sim_run(sim, NULL, NULL);
+        if (status != SIM_OK || ob.errors_reach || ob.errors_hops || ob.errors_ladder ||
+            ob.errors_global_outside_source || ob.errors_local_twice || ob.errors_target ||
+            ob.errors_crg_source || ob.errors_nrg_shape)
+            fprintf(stderr,
+                    "\n%s %s %s: status %d (%s) reach %ld hops %ld ladder %ld global-outside %ld "
+                    "local-twice %ld target %ld crg-source %ld nrg-shape %ld\n",
+                    variants[i].name, net, pattern, status, sim->message, ob.errors_reach,
+                    ob.errors_hops, ob.errors_ladder, ob.errors_global_outside_source,
+                    ob.errors_local_twice, ob.errors_target, ob.errors_crg_source,
+                    ob.errors_nrg_shape);
+        CU_ASSERT_EQUAL(status, SIM_OK);
+        CU_ASSERT(ob.packets > 200);
+        CU_ASSERT_EQUAL(ob.errors_reach, 0);
+        CU_ASSERT_EQUAL(ob.errors_hops, 0);
+        CU_ASSERT_EQUAL(ob.errors_ladder, 0);
+        CU_ASSERT_EQUAL(ob.errors_global_outside_source, 0);
+        CU_ASSERT_EQUAL(ob.errors_local_twice, 0);
+        CU_ASSERT_EQUAL(ob.errors_target, 0);
+        CU_ASSERT_EQUAL(ob.errors_crg_source, 0);
+        CU_ASSERT_EQUAL(ob.errors_nrg_shape, 0);
+        if (strcmp(variants[i].mechanism, "min") == 0)
+            CU_ASSERT_EQUAL(ob.nonminimal_packets, 0);
+        if (strcmp(variants[i].mechanism, "in_transit") != 0)
+            CU_ASSERT_EQUAL(ob.local_misrouted_packets, 0);
+        /* Under adversarial traffic every nonminimal mechanism does misroute. */
+        if (strcmp(pattern, "traffic.pattern=adversarial") == 0 &&
+            strcmp(variants[i].mechanism, "min") != 0)
+            CU_ASSERT(ob.nonminimal_packets > 0);
+        free(ob.traces);
+        sim_destroy(sim);
+    }
+}
+
+static void test_paths_small_uniform(void)
+{
+    check_paths("small", "traffic.pattern=uniform", "traffic.load=0.8");
+}
+
+static void test_paths_small_adversarial(void)
+{
+    check_paths("small", "traffic.pattern=adversarial", "traffic.load=0.6");
+}
+
+static void test_paths_medium_consecutive(void)
+{
+    check_paths("medium", "traffic.pattern=adversarial_consecutive", "traffic.load=0.6");
+}
+
+static void test_paths_medium_adversarial(void)
+{
+    check_paths("medium", "traffic.pattern=adversarial", "traffic.load=0.9");
+}
+
+/* RRG draws intermediate groups uniformly among the groups other than source and
+ * destination: chi-square against the uniform distribution. */
+static void test_rrg_uniform(void)
+{
+    struct sim_config cfg;
+    struct sim *sim = variant_sim(&cfg, &variants[4], "medium", "traffic.pattern=uniform",
+                                  "traffic.load=0.1", 0, 10);
+    int G = sim->topo.groups, draws = 17000, count[64] = {0};
+    int src_router = 5, src_group = 0, dst_group = 7;
+    for (int i = 0; i < draws; i++) {
+        int r = misroute_intermediate(sim, POLICY_RRG, src_router, dst_group);
+        CU_ASSERT_FATAL(r >= 0 && r < sim->topo.routers);
+        count[r / sim->topo.a]++;
+    }
+    CU_ASSERT_EQUAL(count[src_group], 0);
+    CU_ASSERT_EQUAL(count[dst_group], 0);
+    double expected = (double)draws / (G - 2), chi2 = 0;
+    for (int g = 0; g < G; g++)
+        if (g != src_group && g != dst_group)
+            chi2 += (count[g] - expected) * (count[g] - expected) / expected;
+    printf("\n    RRG chi-square %.2f over %d groups (critical 39.25 at p=0.001, 16 dof)\n", chi2,
+           G - 2);
+    CU_ASSERT(chi2 < 39.25);
+    /* CRG only picks groups the source router is linked to. */
+    for (int i = 0; i < 200; i++) {
+        int r = misroute_intermediate(sim, POLICY_CRG, src_router, dst_group);
+        int linked = 0;
+        for (int port = sim->topo.first_global_port; port < sim->topo.radix; port++)
+            linked |= sim->topo.neighbour[src_router * sim->topo.radix + port] == r;
+        CU_ASSERT(linked);
+    }
+    sim_destroy(sim);
+}
+
+static double accepted_of(const struct variant *v, const char *net, const char *pattern,
+                          const char *load)
+{
+    struct sim_config cfg;
+    struct sim *sim = variant_sim(&cfg, v, net, pattern, load, 2000, 3000);
+    CU_ASSERT_EQUAL(sim_run(sim, NULL, NULL), SIM_OK);
+    double accepted = (double)sim->stats.delivered_phits / (sim->topo.nodes * 3000.0);
+    sim_destroy(sim);
+    return accepted;
+}
+
+/* SPEC section 9: VAL under UN is bounded by 1/(2 - 1/(G-1)) by the global links. */
+static void test_valiant_uniform_bound(void)
+{
+    double bound = 1.0 / (2.0 - 1.0 / 18.0); /* h = 3: G = 19 */
+    const char *loads[] = {"traffic.load=0.6", "traffic.load=0.8"};
+    for (int i = 0; i < 2; i++) {
+        double acc = accepted_of(&variants[1], "medium", "traffic.pattern=uniform", loads[i]);
+        printf("\n    VAL UN %s accepted %.4f, bound %.4f", loads[i], acc, bound);
+        CU_ASSERT(acc <= bound * 1.01);
+        CU_ASSERT(acc >= bound * 0.8);
+    }
+}
+
+/* VAL spreads ADV+1 over all global links: far above MIN's 1/(a*p). */
+static void test_valiant_adversarial(void)
+{
+    double acc = accepted_of(&variants[1], "medium", "traffic.pattern=adversarial",
+                             "traffic.load=0.4");
+    printf("\n    VAL ADV+1 accepted %.4f, MIN bound 1/(a*p) = %.4f\n", acc, 1.0 / 18);
+    CU_ASSERT(acc > 4.0 / 18);
+}
+
+/* PB's flags: the owner sees a saturated port at once, the other routers of the group exactly
+ * local_latency cycles later. */
+static void test_piggyback_flag_delay(void)
+{
+    struct sim_config cfg;
+    struct sim *sim = variant_sim(&cfg, &variants[5], "medium", "traffic.pattern=uniform",
+                                  "traffic.load=0", 0, 10);
+    int owner = 5, observer = 2, port = sim->topo.first_global_port + 1, L = cfg.links.local_latency;
+    int saturate_at = 30;
+    for (int c = 0; c < 80; c++) {
+        sim->cycle = (uint64_t)c;
+        if (c == saturate_at) /* the downstream buffer of VC 0 fills up */
+            sim->credits[sim_vc_index(sim, owner, port, 0)] = 0;
+        sim->routing->on_cycle(sim);
+        uint64_t own = piggyback_flags_seen(sim, owner, owner);
+        uint64_t seen = piggyback_flags_seen(sim, observer, owner);
+        CU_ASSERT_EQUAL((own >> 1) & 1, c >= saturate_at);
+        CU_ASSERT_EQUAL((seen >> 1) & 1, c >= saturate_at + L);
+        CU_ASSERT_EQUAL(own & ~2ull, 0);
+    }
+    sim->credits[sim_vc_index(sim, owner, port, 0)] = cfg.buffers.global;
+    sim_destroy(sim);
+}
+
+/* Under UN at low load PB keeps almost all traffic minimal. */
+static void test_piggyback_uniform_minimal(void)
+{
+    for (int i = 5; i <= 6; i++) {
+        struct sim_config cfg;
+        struct sim *sim = variant_sim(&cfg, &variants[i], "medium", "traffic.pattern=uniform",
+                                      "traffic.load=0.1", 0, 4000);
+        CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
+        double fraction = (double)sim->stats.misrouted_global / (double)sim->stats.delivered;
+        printf("\n    %s UN 0.1: %.4f%% of packets misrouted globally", variants[i].name,
+               100 * fraction);
+        CU_ASSERT(fraction < 0.01);
+        sim_destroy(sim);
+    }
+}
+
+/* Every mechanism, with exactly the VCs its ladder needs, survives offered load 1.0 under
+ * UN, ADV+1 and ADVc: the watchdog stays silent and no packet or credit is lost. */
+static void check_no_deadlock(const char *net, int cycles)
+{
+    const char *patterns[] = {"traffic.pattern=uniform", "traffic.pattern=adversarial",
+                              "traffic.pattern=adversarial_consecutive"};
+    for (int i = 0; i < N_VARIANTS; i++)
+        for (int p = 0; p < 3; p++) {
+            struct sim_config cfg;
+            struct sim *sim = variant_sim(&cfg, &variants[i], net, patterns[p],
+                                          "traffic.load=1.0", 0, cycles);
+            CU_ASSERT_EQUAL(sim->vcs_local, sim->ladder.local_vcs);
+            CU_ASSERT_EQUAL(sim->vcs_global, sim->ladder.global_vcs);
+            enum sim_status status = sim_run(sim, NULL, NULL);
+            if (status != SIM_OK)
+                fprintf(stderr, "\n%s %s %s: %s\n", variants[i].name, net, patterns[p],
+                        sim->message);
+            CU_ASSERT_EQUAL(status, SIM_OK);
+            CU_ASSERT_EQUAL(sim_check_invariants(sim), 0);
+            CU_ASSERT(sim->stats.delivered > 0);
+            sim_destroy(sim);
+        }
+}
+
+static void test_no_deadlock_small(void)
+{
+    check_no_deadlock("small", 12000);
+}
+
+static void test_no_deadlock_medium(void)
+{
+    check_no_deadlock("medium", 5000);
+}
+
+/* The watchdog fires, with a diagnostic naming buffers, when the ladder is broken: VAL made
+ * to reuse l0/g0 for both halves of its path. */
+static void test_watchdog_fires(void)
+{
+    struct sim_config cfg;
+    struct sim *sim = variant_sim(&cfg, &variants[1], "small", "traffic.pattern=adversarial",
+                                  "traffic.load=1.0", 0, 30000);
+    ladder_parse(&sim->ladder, "l0 g0 l0 g0 l0");
+    enum sim_status status = sim_run(sim, NULL, NULL);
+    printf("\n    broken ladder: status %d at cycle %lu\n", status, (unsigned long)sim->cycle);
+    CU_ASSERT_EQUAL(status, SIM_DEADLOCK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim->message, "deadlock"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim->message, "router"));
+    sim_destroy(sim);
+}
+
+/* The extra patterns: bit complement and a seeded permutation without fixed points. */
+static void test_patterns(void)
+{
+    struct sim_config cfg;
+    struct sim *sim = variant_sim(&cfg, &variants[0], "medium",
+                                  "traffic.pattern=permutation", "traffic.load=0.1", 0, 10);
+    int n = sim->topo.nodes;
+    char *hit = calloc((size_t)n, 1);
+    for (int s = 0; s < n; s++) {
+        uint32_t d = sim->pattern->destination(sim, (uint32_t)s, &sim->traffic_rng);
+        CU_ASSERT((int)d != s && (int)d < n);
+        CU_ASSERT_EQUAL(hit[d], 0);
+        hit[d] = 1;
+    }
+    free(hit);
+    sim_destroy(sim);
+    sim = variant_sim(&cfg, &variants[0], "small", "traffic.pattern=bit_complement",
+                      "traffic.load=0.1", 0, 10);
+    for (int s = 0; s < sim->topo.nodes; s++)
+        CU_ASSERT_EQUAL(sim->pattern->destination(sim, (uint32_t)s, &sim->traffic_rng),
+                        (uint32_t)(sim->topo.nodes - 1 - s));
+    sim_destroy(sim);
+}
+
+int test_routing_register(void)
+{
+    CU_pSuite s = CU_add_suite("routing", NULL, NULL);
+    if (!s)
+        return -1;
+    CU_add_test(s, "paths, hops, ladder, policies: h=2 UN", test_paths_small_uniform);
+    CU_add_test(s, "paths, hops, ladder, policies: h=2 ADV+1", test_paths_small_adversarial);
+    CU_add_test(s, "paths, hops, ladder, policies: h=3 ADVc", test_paths_medium_consecutive);
+    CU_add_test(s, "paths, hops, ladder, policies: h=3 ADV+1 0.9", test_paths_medium_adversarial);
+    CU_add_test(s, "RRG uniform over groups (chi-square), CRG uses own links", test_rrg_uniform);
+    CU_add_test(s, "VAL under UN stays below 1/(2-1/(G-1))", test_valiant_uniform_bound);
+    CU_add_test(s, "VAL under ADV+1 far above 1/(a*p)", test_valiant_adversarial);
+    CU_add_test(s, "PB flags reach the group local_latency cycles later", test_piggyback_flag_delay);
+    CU_add_test(s, "PB under UN 0.1 stays minimal", test_piggyback_uniform_minimal);
+    CU_add_test(s, "no deadlock at offered 1.0, h=2", test_no_deadlock_small);
+    CU_add_test(s, "no deadlock at offered 1.0, h=3", test_no_deadlock_medium);
+    CU_add_test(s, "watchdog fires on a broken ladder", test_watchdog_fires);
+    CU_add_test(s, "bit_complement and permutation", test_patterns);
+    return 0;
+}
