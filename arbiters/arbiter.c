@@ -5,6 +5,7 @@
 
 const struct arbiter_ops *const arbiter_registry[] = {
     &arbiter_round_robin,
+    &arbiter_age,
     NULL,
 };
 
@@ -22,4 +23,13 @@ const char *const *arbiter_names(void)
     for (size_t i = 0; arbiter_registry[i]; i++)
         names[i] = arbiter_registry[i]->name;
     return names;
+}
+
+int arbiter_pick_output(const struct arbiter_ops *ops, uint64_t requests, int pointer,
+                        const uint32_t *age, bool transit_priority, uint64_t transit_ports)
+{
+    /* Transit priority: injection inputs compete only when no transit input requests. */
+    if (transit_priority && (requests & transit_ports))
+        requests &= transit_ports;
+    return ops->pick(requests, pointer, age);
 }

@@ -3,6 +3,7 @@
 #ifndef DFSIM_ARBITER_H
 #define DFSIM_ARBITER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct arbiter_ops {
@@ -13,10 +14,15 @@ struct arbiter_ops {
     int (*pick)(uint64_t requests, int pointer, const uint32_t *age);
 };
 
-extern const struct arbiter_ops arbiter_round_robin;
+extern const struct arbiter_ops arbiter_round_robin, arbiter_age;
 extern const struct arbiter_ops *const arbiter_registry[]; /* NULL-terminated */
 const struct arbiter_ops *arbiter_find(const char *name);
 const char *const *arbiter_names(void);
+
+/* An output arbiter: with transit_priority, requests from transit ports (local and global
+ * inputs) are served before those of injection ports; within a class, the arbiter's order. */
+int arbiter_pick_output(const struct arbiter_ops *ops, uint64_t requests, int pointer,
+                        const uint32_t *age, bool transit_priority, uint64_t transit_ports);
 
 /* Rotates a request set so that bit `pointer` becomes bit 0 (round-robin order). */
 static inline uint64_t arbiter_rotate(uint64_t requests, int pointer)

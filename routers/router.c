@@ -208,10 +208,9 @@ void router_allocate(struct sim *sim, int router)
         for (uint64_t out_mask = al.outputs_requested; out_mask; out_mask &= out_mask - 1) {
             int out = __builtin_ctzll(out_mask);
             struct port_state *ps_out = sim_port(sim, router, out);
-            uint64_t requests = al.requests[out];
-            if (sim->cfg->router.transit_priority && (requests & sim->transit_port_mask))
-                requests &= sim->transit_port_mask;
-            int in = sim->arbiter->pick(requests, ps_out->output_pointer, al.age);
+            int in = arbiter_pick_output(sim->arbiter, al.requests[out], ps_out->output_pointer,
+                                         al.age, sim->cfg->router.transit_priority,
+                                         sim->transit_port_mask);
             int vc = al.vc[in];
             router_grant(sim, router, in, vc, &al.choice[in]);
             ps_out->output_pointer = (uint8_t)((in + 1) % sim->topo.radix);

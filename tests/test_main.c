@@ -14,6 +14,7 @@ static const struct {
     {"topology", test_topology_register},
     {"routing_min", test_routing_min_register},
     {"routing", test_routing_register},
+    {"arbiter", test_arbiter_register},
     {"sim", test_sim_register},
     {"stats", test_stats_register},
     {"json", test_json_register},

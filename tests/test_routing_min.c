@@ -50,7 +50,7 @@ static int walk(struct sim *sim, struct packet *pk)
 static void check_all_pairs(const char *h, const char *a, const char *p)
 {
     const char *ov[] = {h, a, p};
-    struct sim *sim = make_sim(ov, 3);
+    struct sim *sim = make_sim(ov, (int)(sizeof ov / sizeof ov[0]));
     const struct topology *t = &sim->topo;
     for (int s = 0; s < t->nodes; s++)
         for (int d = 0; d < t->nodes; d++) {
@@ -102,7 +102,7 @@ static void test_ladder_on_run(void)
 {
     const char *ov[] = {"topology.h=2", "topology.a=4", "topology.p=2", "traffic.load=0.7",
                         "sim.warmup_cycles=0", "sim.measure_cycles=3000"};
-    struct sim *sim = make_sim(ov, 6);
+    struct sim *sim = make_sim(ov, (int)(sizeof ov / sizeof ov[0]));
     struct hop_log log = {0};
     sim->on_hop = observe_hop;
     sim->on_hop_ctx = &log;

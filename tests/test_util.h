@@ -7,6 +7,7 @@
 int test_topology_register(void);
 int test_routing_min_register(void);
 int test_routing_register(void);
+int test_arbiter_register(void);
 int test_sim_register(void);
 int test_stats_register(void);
 int test_json_register(void);
