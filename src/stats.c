@@ -1,0 +1,174 @@
+/* stats: the measurement-window counters and the summary figures of SPEC section 8. */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+int stats_init(struct stats *st, int routers, uint32_t total_cycles)
+{
+    memset(st, 0, sizeof *st);
+    /* Latencies never exceed the run, so one bin per cycle (plus latency 0) makes every
+     * percentile exact. */
+    st->histogram_bins = total_cycles + 1;
+    st->latency_histogram = calloc(st->histogram_bins, sizeof *st->latency_histogram);
+    st->routers = routers;
+    st->router_injected = calloc(routers > 0 ? (size_t)routers : 1, sizeof *st->router_injected);
+    if (!st->latency_histogram || !st->router_injected) {
+        stats_free(st);
+        return -1;
+    }
+    return 0;
+}
+
+void stats_free(struct stats *st)
+{
+    free(st->latency_histogram);
+    free(st->router_injected);
+    st->latency_histogram = NULL;
+    st->router_injected = NULL;
+    st->histogram_bins = 0;
+    st->routers = 0;
+}
+
+/* Rank of the q-th percentile among `samples` sorted samples: ceil(q/100 * samples), at least
+ * 1. q * samples is computed before the division so that whole-number results (q = 95 of 100
+ * samples) stay exact instead of becoming 95.00000000000001 and rounding up. */
+static uint64_t stats_percentile_rank(uint64_t samples, double q)
+{
+    double rank = ceil(q * (double)samples / 100.0);
+    if (rank < 1.0) return 1;
+    if (rank >= (double)samples) return samples;
+    return (uint64_t)rank;
+}
+
+double stats_percentile(const uint32_t *histogram, uint32_t bins, uint64_t samples, double q)
+{
+    if (samples == 0 || bins == 0) return 0.0;
+    uint64_t rank = stats_percentile_rank(samples, q);
+    uint64_t cumulative = 0;
+    for (uint32_t latency = 0; latency < bins; latency++) {
+        cumulative += histogram[latency];
+        if (cumulative >= rank) return (double)latency;
+    }
+    return (double)(bins - 1); /* histogram holds fewer samples than claimed */
+}
+
+/* Population standard deviation over mean of the counts (0 when the mean is 0). */
+static double stats_count_cov(const uint64_t *counts, int n)
+{
+    if (n <= 0) return 0.0;
+    double sum = 0.0;
+    for (int r = 0; r < n; r++)
+        sum += (double)counts[r];
+    double mean = sum / n;
+    if (mean == 0.0) return 0.0;
+    double squares = 0.0;
+    for (int r = 0; r < n; r++) {
+        double d = (double)counts[r] - mean;
+        squares += d * d;
+    }
+    return sqrt(squares / n) / mean;
+}
+
+void stats_fairness(const uint64_t *per_router, int routers, int p, int packet_size,
+                    uint64_t cycles, double offered, struct fairness *out)
+{
+    memset(out, 0, sizeof *out);
+    if (routers <= 0) return;
+    uint64_t min = per_router[0], max = per_router[0];
+    for (int r = 0; r < routers; r++) {
+        uint64_t c = per_router[r];
+        min = c < min ? c : min;
+        max = c > max ? c : max;
+        out->starved_routers += c == 0;
+    }
+    double node_cycles = (double)p * (double)cycles;
+    out->min_injected_load = node_cycles > 0 ? (double)min * packet_size / node_cycles : 0.0;
+    out->min_injected_pct_of_offered = offered > 0 ? 100.0 * out->min_injected_load / offered : 0.0;
+    /* With a starved router max/min is infinite: max_min stays 0 and the document writes
+     * null plus starved_routers. */
+    out->max_min = min > 0 ? (double)max / (double)min : 0.0;
+    out->cov = stats_count_cov(per_router, routers);
+}
+
+static double stats_ratio(double numerator, double denominator)
+{
+    return denominator > 0 ? numerator / denominator : 0.0;
+}
+
+static void stats_summarize_loads(const struct sim *sim, struct result *res)
+{
+    const struct stats *st = &sim->stats;
+    double node_cycles = (double)sim->topo.nodes * (double)sim->cfg->sim.measure_cycles;
+    res->offered = stats_ratio((double)(st->generated_phits + st->refused_phits), node_cycles);
+    res->injected = stats_ratio((double)st->injected_phits, node_cycles);
+    res->accepted = stats_ratio((double)st->delivered_phits, node_cycles);
+    res->generated = st->generated;
+    res->refused = st->refused;
+    res->injected_packets = st->injected;
+    res->delivered = st->delivered;
+    res->in_flight_at_end = sim->in_network;
+}
+
+static void stats_summarize_latency(const struct stats *st, struct result *res)
+{
+    double delivered = (double)st->delivered;
+    res->latency_mean = stats_ratio((double)st->latency_sum, delivered);
+    res->latency_max = (double)st->latency_max;
+    res->latency_p50 =
+        stats_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 50);
+    res->latency_p95 =
+        stats_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 95);
+    res->latency_p99 =
+        stats_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 99);
+    /* Every cycle of a packet's life is in exactly one segment, so these sum to the mean. */
+    for (int k = 0; k < WAIT_KINDS; k++)
+        res->breakdown[k] = stats_ratio((double)st->wait_sum[k], delivered);
+    res->hops_local = stats_ratio((double)st->hops_local_sum, delivered);
+    res->hops_global = stats_ratio((double)st->hops_global_sum, delivered);
+    res->misrouted_global = stats_ratio((double)st->misrouted_global, delivered);
+    res->misrouted_local = stats_ratio((double)st->misrouted_local, delivered);
+}
+
+static int stats_summarize_fairness(const struct sim *sim, struct result *res)
+{
+    const struct stats *st = &sim->stats;
+    const struct topology *t = &sim->topo;
+    int packet_size = sim->cfg->traffic.packet_size;
+    uint64_t cycles = (uint64_t)sim->cfg->sim.measure_cycles;
+    stats_fairness(st->router_injected, st->routers, t->p, packet_size, cycles, res->offered,
+                   &res->fairness);
+    res->per_router_injected = st->router_injected;
+    res->group0_injected_load = calloc(t->a > 0 ? (size_t)t->a : 1, sizeof(double));
+    if (!res->group0_injected_load) return -1;
+    double node_cycles = (double)t->p * (double)cycles;
+    for (int r = 0; r < t->a && r < st->routers; r++)
+        res->group0_injected_load[r] =
+            stats_ratio((double)st->router_injected[r] * packet_size, node_cycles);
+    return 0;
+}
+
+int stats_summarize(const struct sim *sim, struct result *res)
+{
+    memset(res, 0, sizeof *res);
+    const struct topology *t = &sim->topo;
+    res->groups = t->groups;
+    res->routers = t->routers;
+    res->nodes = t->nodes;
+    res->radix = t->radix;
+    res->p = t->p;
+    res->a = t->a;
+    stats_summarize_loads(sim, res);
+    stats_summarize_latency(&sim->stats, res);
+    return stats_summarize_fairness(sim, res);
+}
+
+void result_free(struct result *res)
+{
+    free(res->group0_injected_load);
+    res->group0_injected_load = NULL;
+    res->per_router_injected = NULL;
+}

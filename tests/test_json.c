@@ -1,0 +1,515 @@
+/* The result document: every key of SPEC section 8 in order with its value, the config
+ * object built from the schema, starvation as null, and the atomic, failure-safe write. */
+#include <CUnit/CUnit.h>
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "result_json.h"
+#include "stats.h"
+#include "test_util.h"
+#include "version.h"
+
+#define EPS 1e-12
+
+/* A hand-filled result of a network with 3 routers of which `a` = 2 form group 0. */
+struct sample {
+    struct sim_config cfg;
+    struct result res;
+    uint64_t per_router[3];
+    double group0[2];
+};
+
+static void sample_init(struct sample *s)
+{
+    memset(s, 0, sizeof *s);
+    config_set_defaults(&s->cfg);
+    snprintf(s->cfg.name, sizeof s->cfg.name, "unit");
+    struct result *r = &s->res;
+    *r = (struct result){.groups = 73, .routers = 3, .nodes = 5256, .radix = 23, .p = 6, .a = 2};
+    r->offered = 0.4;
+    r->injected = 0.39;
+    r->accepted = 0.375;
+    r->generated = 1001;
+    r->refused = 7;
+    r->injected_packets = 990;
+    r->delivered = 980;
+    r->in_flight_at_end = 21;
+    r->latency_mean = 250.5;
+    r->latency_p50 = 240;
+    r->latency_p95 = 400;
+    r->latency_p99 = 520;
+    r->latency_max = 777;
+    const double breakdown[WAIT_KINDS] = {10.5, 60, 30, 130, 20};
+    memcpy(r->breakdown, breakdown, sizeof breakdown);
+    r->hops_local = 1.75;
+    r->hops_global = 0.96;
+    r->misrouted_global = 0.125;
+    r->misrouted_local = 0.0625;
+    r->fairness = (struct fairness){.min_injected_load = 0.3,
+                                    .min_injected_pct_of_offered = 75,
+                                    .max_min = 1.5,
+                                    .starved_routers = 0,
+                                    .cov = 0.2};
+    s->per_router[0] = 300;
+    s->per_router[1] = 450;
+    s->per_router[2] = 9007199254740993ULL; /* 2^53 + 1: not representable as a double */
+    s->group0[0] = 0.3;
+    s->group0[1] = 0.45;
+    r->per_router_injected = s->per_router;
+    r->group0_injected_load = s->group0;
+    r->wall_seconds = 1.25;
+    r->cycles_per_second = 20000;
+    r->router_cycles_per_second = 17520000;
+}
+
+static cJSON *sample_parse(const struct sample *s, bool include_timing)
+{
+    char *text = result_json_render(&s->cfg, &s->res, include_timing);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    return doc;
+}
+
+/* The item at a dotted path ("latency.breakdown.minimal_links"), or NULL. */
+static const cJSON *json_at(const cJSON *doc, const char *path)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    const cJSON *item = doc;
+    for (char *save = NULL, *key = strtok_r(buf, ".", &save); key && item;
+         key = strtok_r(NULL, ".", &save))
+        item = cJSON_GetObjectItemCaseSensitive(item, key);
+    return item;
+}
+
+static void check_number(const cJSON *doc, const char *path, double expected)
+{
+    const cJSON *item = json_at(doc, path);
+    CU_ASSERT_PTR_NOT_NULL(item);
+    if (!item || !cJSON_IsNumber(item) || fabs(item->valuedouble - expected) > EPS) {
+        fprintf(stderr, "\n%s: expected %.17g\n", path, expected);
+        CU_FAIL("wrong number");
+    }
+}
+
+/* The children of an object have exactly these keys, in this order. */
+static void check_keys(const cJSON *doc, const char *path, const char *const *keys, int n)
+{
+    const cJSON *obj = path ? json_at(doc, path) : doc;
+    CU_ASSERT_FATAL(obj != NULL && cJSON_IsObject(obj));
+    int i = 0;
+    for (const cJSON *child = obj->child; child; child = child->next, i++) {
+        if (i >= n || strcmp(child->string, keys[i]) != 0) {
+            fprintf(stderr, "\n%s: key %d is '%s', expected '%s'\n", path ? path : "(top)", i,
+                    child->string, i < n ? keys[i] : "(none)");
+            CU_FAIL("wrong key");
+            return;
+        }
+    }
+    CU_ASSERT_EQUAL(i, n);
+}
+
+static void test_json_layout(void)
+{
+    struct sample s;
+    sample_init(&s);
+    cJSON *doc = sample_parse(&s, true);
+    const char *top[] = {"dfsim",   "config", "network",   "load",     "packets",
+                         "latency", "hops",   "misrouted", "fairness", "timing"};
+    check_keys(doc, NULL, top, 10);
+    const char *dfsim[] = {"version", "schema"};
+    check_keys(doc, "dfsim", dfsim, 2);
+    const char *network[] = {"groups", "routers", "nodes", "radix"};
+    check_keys(doc, "network", network, 4);
+    const char *load[] = {"offered", "injected", "accepted"};
+    check_keys(doc, "load", load, 3);
+    const char *packets[] = {"generated", "refused", "injected", "delivered", "in_flight_at_end"};
+    check_keys(doc, "packets", packets, 5);
+    const char *latency[] = {"mean", "p50", "p95", "p99", "max", "breakdown"};
+    check_keys(doc, "latency", latency, 6);
+    const char *breakdown[] = {"injection_queue", "local_queues", "global_queues", "minimal_links",
+                               "nonminimal_links"};
+    check_keys(doc, "latency.breakdown", breakdown, 5);
+    const char *hops[] = {"local", "global"};
+    check_keys(doc, "hops", hops, 2);
+    const char *misrouted[] = {"global", "local"};
+    check_keys(doc, "misrouted", misrouted, 2);
+    const char *fairness[] = {
+        "min_injected_load",   "min_injected_pct_of_offered", "max_min", "starved_routers", "cov",
+        "per_router_injected", "group0_injected_load"};
+    check_keys(doc, "fairness", fairness, 7);
+    const char *timing[] = {"wall_seconds", "cycles_per_second", "router_cycles_per_second"};
+    check_keys(doc, "timing", timing, 3);
+    cJSON_Delete(doc);
+}
+
+static void test_json_values(void)
+{
+    struct sample s;
+    sample_init(&s);
+    cJSON *doc = sample_parse(&s, true);
+    CU_ASSERT_STRING_EQUAL(cJSON_GetStringValue(json_at(doc, "dfsim.version")), dfsim_version);
+    check_number(doc, "dfsim.schema", DFSIM_SCHEMA);
+    const struct {
+        const char *path;
+        double value;
+    } expected[] = {
+        {"network.groups", 73},
+        {"network.routers", 3},
+        {"network.nodes", 5256},
+        {"network.radix", 23},
+        {"load.offered", 0.4},
+        {"load.injected", 0.39},
+        {"load.accepted", 0.375},
+        {"packets.generated", 1001},
+        {"packets.refused", 7},
+        {"packets.injected", 990},
+        {"packets.delivered", 980},
+        {"packets.in_flight_at_end", 21},
+        {"latency.mean", 250.5},
+        {"latency.p50", 240},
+        {"latency.p95", 400},
+        {"latency.p99", 520},
+        {"latency.max", 777},
+        {"latency.breakdown.injection_queue", 10.5},
+        {"latency.breakdown.local_queues", 60},
+        {"latency.breakdown.global_queues", 30},
+        {"latency.breakdown.minimal_links", 130},
+        {"latency.breakdown.nonminimal_links", 20},
+        {"hops.local", 1.75},
+        {"hops.global", 0.96},
+        {"misrouted.global", 0.125},
+        {"misrouted.local", 0.0625},
+        {"fairness.min_injected_load", 0.3},
+        {"fairness.min_injected_pct_of_offered", 75},
+        {"fairness.max_min", 1.5},
+        {"fairness.starved_routers", 0},
+        {"fairness.cov", 0.2},
+        {"timing.wall_seconds", 1.25},
+        {"timing.cycles_per_second", 20000},
+        {"timing.router_cycles_per_second", 17520000},
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
+        check_number(doc, expected[i].path, expected[i].value);
+    const cJSON *per_router = json_at(doc, "fairness.per_router_injected");
+    CU_ASSERT_FATAL(cJSON_IsArray(per_router) && cJSON_GetArraySize(per_router) == 3);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(per_router, 0)->valuedouble, 300, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(per_router, 1)->valuedouble, 450, EPS);
+    const cJSON *group0 = json_at(doc, "fairness.group0_injected_load");
+    CU_ASSERT_FATAL(cJSON_IsArray(group0) && cJSON_GetArraySize(group0) == 2);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(group0, 0)->valuedouble, 0.3, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(group0, 1)->valuedouble, 0.45, EPS);
+    cJSON_Delete(doc);
+}
+
+/* Counts and integer settings are written exactly, even beyond 2^53, and as integers. */
+static void test_json_exact_integers(void)
+{
+    struct sample s;
+    sample_init(&s);
+    s.cfg.sim.seed = INT64_C(9007199254740995);
+    char *text = result_json_render(&s.cfg, &s.res, true);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "9007199254740993"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"seed\":\t9007199254740995"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"generated\":\t1001,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"schema\":\t1\n"));
+    free(text);
+}
+
+static void check_setting(const cJSON *group, const struct config_setting_desc *d,
+                          const struct sim_config *cfg)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(group, d->name);
+    const char *field = (const char *)cfg + d->offset;
+    int int_value;
+    int64_t int64_value;
+    double double_value;
+    bool bool_value;
+    bool ok = item != NULL;
+    switch (d->type) {
+    case CONFIG_INT:
+        memcpy(&int_value, field, sizeof int_value);
+        ok = ok && cJSON_IsNumber(item) && item->valuedouble == int_value;
+        break;
+    case CONFIG_INT64:
+        memcpy(&int64_value, field, sizeof int64_value);
+        ok = ok && cJSON_IsNumber(item) && item->valuedouble == (double)int64_value;
+        break;
+    case CONFIG_DOUBLE:
+        memcpy(&double_value, field, sizeof double_value);
+        ok = ok && cJSON_IsNumber(item) && item->valuedouble == double_value;
+        break;
+    case CONFIG_BOOL:
+        memcpy(&bool_value, field, sizeof bool_value);
+        ok = ok && cJSON_IsBool(item) && cJSON_IsTrue(item) == bool_value;
+        break;
+    case CONFIG_NAME:
+        ok = ok && cJSON_IsString(item) && strcmp(item->valuestring, field) == 0;
+        break;
+    }
+    if (!ok) {
+        fprintf(stderr, "\nconfig.%s.%s missing or wrong\n", d->group, d->name);
+        CU_FAIL("wrong config setting");
+    }
+}
+
+/* "config": the name first, then one object per schema group holding exactly the schema's
+ * settings of that group, with the resolved values. */
+static void test_json_config(void)
+{
+    struct sample s;
+    sample_init(&s);
+    s.cfg.traffic.load = 0.35;
+    s.cfg.router.transit_priority = true;
+    cJSON *doc = sample_parse(&s, true);
+    const cJSON *config = json_at(doc, "config");
+    CU_ASSERT_FATAL(cJSON_IsObject(config));
+    CU_ASSERT_STRING_EQUAL(cJSON_GetStringValue(config->child), "unit");
+    CU_ASSERT_STRING_EQUAL(config->child->string, "name");
+    CU_ASSERT(config_schema_count > 20);
+    for (size_t i = 0; i < config_schema_count; i++) {
+        const struct config_setting_desc *d = &config_schema[i];
+        const cJSON *group = cJSON_GetObjectItemCaseSensitive(config, d->group);
+        CU_ASSERT_FATAL(cJSON_IsObject(group));
+        check_setting(group, d, &s.cfg);
+    }
+    size_t settings = 0;
+    for (const cJSON *group = config->child->next; group; group = group->next) {
+        CU_ASSERT(cJSON_IsObject(group));
+        settings += (size_t)cJSON_GetArraySize(group);
+    }
+    CU_ASSERT_EQUAL(settings, config_schema_count);
+    check_number(doc, "config.traffic.load", 0.35);
+    CU_ASSERT(cJSON_IsTrue(json_at(doc, "config.router.transit_priority")));
+    cJSON_Delete(doc);
+}
+
+/* A router that injected nothing: max_min is null and starved_routers counts them. */
+static void test_json_starved(void)
+{
+    struct sample s;
+    sample_init(&s);
+    s.per_router[1] = 0;
+    s.res.fairness.starved_routers = 1;
+    s.res.fairness.max_min = 0;
+    cJSON *doc = sample_parse(&s, true);
+    CU_ASSERT(cJSON_IsNull(json_at(doc, "fairness.max_min")));
+    check_number(doc, "fairness.starved_routers", 1);
+    const cJSON *per_router = json_at(doc, "fairness.per_router_injected");
+    CU_ASSERT_FATAL(cJSON_IsArray(per_router) && cJSON_GetArraySize(per_router) == 3);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(per_router, 1)->valuedouble, 0, EPS);
+    cJSON_Delete(doc);
+}
+
+/* Without timing the document is the same minus "timing"; rendering is deterministic. */
+static void test_json_without_timing(void)
+{
+    struct sample s;
+    sample_init(&s);
+    cJSON *with = sample_parse(&s, true);
+    cJSON *without = sample_parse(&s, false);
+    CU_ASSERT_PTR_NULL(json_at(without, "timing"));
+    CU_ASSERT_PTR_NOT_NULL(json_at(without, "fairness"));
+    cJSON_DeleteItemFromObjectCaseSensitive(with, "timing");
+    CU_ASSERT(cJSON_Compare(with, without, true));
+    cJSON_Delete(with);
+    cJSON_Delete(without);
+    char *a = result_json_render(&s.cfg, &s.res, false);
+    char *b = result_json_render(&s.cfg, &s.res, false);
+    CU_ASSERT_FATAL(a && b);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    CU_ASSERT_PTR_NULL(strstr(a, "timing"));
+    free(a);
+    free(b);
+}
+
+/* A scratch directory under /tmp, removed with its contents by scratch_free. */
+struct scratch {
+    char dir[64];
+    char path[128]; /* dir/out.json */
+};
+
+static void scratch_init(struct scratch *sc)
+{
+    snprintf(sc->dir, sizeof sc->dir, "/tmp/dfsim-json-XXXXXX");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(sc->dir));
+    snprintf(sc->path, sizeof sc->path, "%s/out.json", sc->dir);
+}
+
+/* Number of entries of the scratch directory whose name contains `part`. */
+static int scratch_count(const struct scratch *sc, const char *part)
+{
+    DIR *d = opendir(sc->dir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    int n = 0;
+    for (struct dirent *e = readdir(d); e; e = readdir(d))
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strstr(e->d_name, part);
+    closedir(d);
+    return n;
+}
+
+static void scratch_free(struct scratch *sc)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", sc->dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+/* Whole file as a string (caller frees), or NULL. */
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (int c = fgetc(f); c != EOF; c = fgetc(f)) {
+        if (len + 2 > cap) {
+            cap = cap ? 2 * cap : 4096;
+            char *grown = realloc(buf, cap);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(grown);
+            buf = grown;
+        }
+        buf[len++] = (char)c;
+    }
+    fclose(f);
+    if (buf) buf[len] = '\0';
+    return buf ? buf : calloc(1, 1);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    CU_ASSERT_EQUAL(fclose(f), 0);
+}
+
+/* A successful write produces the rendered document plus a newline, readable by everyone,
+ * replacing an existing file, and leaves no temporary file. */
+static void test_json_write(void)
+{
+    struct sample s;
+    struct scratch sc;
+    char err[512] = "";
+    sample_init(&s);
+    scratch_init(&sc);
+    write_file(sc.path, "old\n");
+    CU_ASSERT_EQUAL(result_json_write(sc.path, &s.cfg, &s.res, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    char *expected = result_json_render(&s.cfg, &s.res, true);
+    char *written = read_file(sc.path);
+    CU_ASSERT_FATAL(expected && written);
+    CU_ASSERT_EQUAL(strlen(written), strlen(expected) + 1);
+    CU_ASSERT_EQUAL(strncmp(written, expected, strlen(expected)), 0);
+    CU_ASSERT_EQUAL(written[strlen(written) - 1], '\n');
+    struct stat st;
+    CU_ASSERT_EQUAL(stat(sc.path, &st), 0);
+    CU_ASSERT_EQUAL(st.st_mode & 0777, 0644);
+    CU_ASSERT_EQUAL(scratch_count(&sc, ".tmp"), 0);
+    CU_ASSERT_EQUAL(scratch_count(&sc, ""), 1);
+    free(expected);
+    free(written);
+    scratch_free(&sc);
+}
+
+/* Checks a failed write: -1, "cannot write PATH: <reason>", nothing left behind. */
+static void check_write_fails(const struct scratch *sc, const char *path, const char *reason)
+{
+    struct sample s;
+    char err[512] = "";
+    sample_init(&s);
+    CU_ASSERT_EQUAL(result_json_write(path, &s.cfg, &s.res, err, sizeof err), -1);
+    char expected[512];
+    snprintf(expected, sizeof expected, "cannot write %s: %s", path, reason);
+    if (strcmp(err, expected) != 0) {
+        fprintf(stderr, "\ngot '%s'\nexpected '%s'\n", err, expected);
+        CU_FAIL("wrong message");
+    }
+    CU_ASSERT_EQUAL(scratch_count(sc, ".tmp"), 0);
+}
+
+/* Root ignores permissions, so the failures use what stops root too: a parent that is a
+ * regular file, a missing directory, a destination that is a directory. */
+static void test_json_write_bad_paths(void)
+{
+    struct scratch sc;
+    char path[256];
+    scratch_init(&sc);
+    char file[160];
+    snprintf(file, sizeof file, "%s/plain", sc.dir);
+    write_file(file, "x");
+    snprintf(path, sizeof path, "%s/out.json", file);
+    check_write_fails(&sc, path, strerror(ENOTDIR));
+    snprintf(path, sizeof path, "%s/missing/out.json", sc.dir);
+    check_write_fails(&sc, path, strerror(ENOENT));
+    /* rename() onto a directory fails after the temporary file was written. */
+    snprintf(path, sizeof path, "%s/dir.json", sc.dir);
+    CU_ASSERT_EQUAL_FATAL(mkdir(path, 0755), 0);
+    check_write_fails(&sc, path, strerror(EISDIR));
+    struct stat st;
+    CU_ASSERT(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+    CU_ASSERT_EQUAL(scratch_count(&sc, ""), 2); /* plain, dir.json */
+    scratch_free(&sc);
+}
+
+/* A full disk, simulated with a file size limit (which binds root too): the write fails with
+ * the reason, the existing file keeps its old content and the temporary file is removed. */
+static void test_json_write_disk_full(void)
+{
+    struct scratch sc;
+    scratch_init(&sc);
+    write_file(sc.path, "old\n");
+    struct rlimit saved_limit, limit;
+    CU_ASSERT_EQUAL_FATAL(getrlimit(RLIMIT_FSIZE, &saved_limit), 0);
+    struct sigaction ignore = {.sa_handler = SIG_IGN}, saved_action;
+    sigemptyset(&ignore.sa_mask);
+    CU_ASSERT_EQUAL_FATAL(sigaction(SIGXFSZ, &ignore, &saved_action), 0);
+    fflush(NULL); /* nothing of ours may need the disk while the limit holds */
+    limit = saved_limit;
+    limit.rlim_cur = 100;
+    CU_ASSERT_EQUAL_FATAL(setrlimit(RLIMIT_FSIZE, &limit), 0);
+    check_write_fails(&sc, sc.path, strerror(EFBIG));
+    setrlimit(RLIMIT_FSIZE, &saved_limit);
+    sigaction(SIGXFSZ, &saved_action, NULL);
+    char *content = read_file(sc.path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(content);
+    CU_ASSERT_STRING_EQUAL(content, "old\n");
+    free(content);
+    scratch_free(&sc);
+}
+
+int test_json_register(void)
+{
+    CU_pSuite suite = CU_add_suite("json", NULL, NULL);
+    if (!suite) return -1;
+    const struct {
+        const char *name;
+        CU_TestFunc fn;
+    } tests[] = {
+        {"every key of SPEC section 8, in order", test_json_layout},
+        {"values of every key", test_json_values},
+        {"integers written exactly", test_json_exact_integers},
+        {"config object from the schema", test_json_config},
+        {"starved routers: max_min null", test_json_starved},
+        {"include_timing=false drops timing only", test_json_without_timing},
+        {"atomic write replaces the file", test_json_write},
+        {"write to bad paths fails cleanly", test_json_write_bad_paths},
+        {"write on a full disk keeps the old file", test_json_write_disk_full},
+    };
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        if (!CU_add_test(suite, tests[i].name, tests[i].fn)) return -1;
+    return 0;
+}
