@@ -1,0 +1,24 @@
+/* bounds: the theoretical figures of SPEC section 9 for a configuration: the global-link
+ * throughput bound of its routing under its traffic, and the zero-load latency of UN/MIN. */
+#ifndef DFSIM_BOUNDS_H
+#define DFSIM_BOUNDS_H
+
+struct sim_config;
+struct topology;
+
+struct bounds_throughput {
+    double load;         /* highest accepted load, phits/(node*cycle) */
+    const char *formula; /* e.g. "1/(a*p)"; NULL when the bound is simply 1 */
+    const char *reason;  /* one line: why */
+};
+
+/* Fills `out` and returns 0 when SPEC section 9 states a bound for the config's routing and
+ * pattern (MIN under ADV+i or ADVc, VAL-style under UN, MIN under UN); returns -1 otherwise. */
+int bounds_throughput(const struct sim_config *cfg, struct bounds_throughput *out);
+
+/* Zero-load latency of uniform traffic on minimal paths, averaged over all ordered pairs of
+ * distinct nodes; per pair: 2*injection_latency + (hops+1)*router.latency + the latencies of
+ * the hops' links + packet_size - 1 (serialization of the tail). */
+double bounds_zero_load_latency(const struct sim_config *cfg, const struct topology *t);
+
+#endif

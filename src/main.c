@@ -1,0 +1,357 @@
+/* main: the dfsim command line: run one simulation point, or describe a config. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bounds.h"
+#include "config.h"
+#include "progress.h"
+#include "result_json.h"
+#include "routing.h"
+#include "sim.h"
+#include "stats.h"
+#include "topology.h"
+#include "version.h"
+
+enum main_exit { EXIT_OK = 0, EXIT_OTHER = 1, EXIT_BAD_INPUT = 2, EXIT_SIM_FAILED = 3 };
+
+#define MAIN_PATH_LEN 4200
+
+/* The parsed command line. */
+struct cli {
+    const char *command; /* "run" | "info" */
+    const char *config;
+    const char *output;
+    const char **overrides;
+    int n_overrides;
+    bool quiet;
+};
+
+static const char main_synopsis[] =
+    "usage: dfsim run CONFIG [-o OUT.json] [--set KEY=VALUE]... [--quiet]\n"
+    "       dfsim info CONFIG [--set KEY=VALUE]...\n"
+    "       dfsim --help | --version\n";
+
+static void main_help(void)
+{
+    fputs(main_synopsis, stdout);
+    fputs("\n"
+          "Commands:\n"
+          "  run     simulate one point of CONFIG (a libconfig file, e.g. conf/default.cfg),\n"
+          "          write its JSON result and print a summary\n"
+          "  info    print the network size, the routing's VC needs and the theoretical\n"
+          "          bounds of CONFIG (SPEC section 9), without simulating\n"
+          "\n"
+          "Options:\n"
+          "  -o, --output FILE     where `run` writes the result (default\n"
+          "                        results/<config name>.json; results/ is created)\n"
+          "  -s, --set KEY=VALUE   override a setting of CONFIG, e.g. --set traffic.load=0.6,\n"
+          "                        --set routing.mechanism=min (strings with or without\n"
+          "                        quotes); repeatable, applied in order after the file\n"
+          "  -q, --quiet           no progress line on stderr (shown only on a terminal)\n"
+          "  -h, --help            print this help\n"
+          "  -V, --version         print the version\n"
+          "\n"
+          "Exit status: 0 success, 1 other failure (e.g. output not writable), 2 bad input\n"
+          "(config or command line; nothing is simulated), 3 the simulation detected a\n"
+          "deadlock or broke an invariant.\n",
+          stdout);
+}
+
+static int main_bad_usage(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("dfsim: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n%sTry 'dfsim --help' for more information.\n", main_synopsis);
+    return EXIT_BAD_INPUT;
+}
+
+/* ---- command line ---- */
+
+/* Matches OPTION VALUE, OPTION=VALUE (long form) or SHORT VALUE at argv[*i]; returns 1 and
+ * sets *value (NULL if missing), or 0 if argv[*i] is not this option. */
+static int main_option_value(char **argv, int argc, int *i, const char *shortname,
+                             const char *longname, const char **value)
+{
+    const char *arg = argv[*i];
+    size_t n = strlen(longname);
+    if (strncmp(arg, longname, n) == 0 && arg[n] == '=') {
+        *value = arg + n + 1;
+        return 1;
+    }
+    if (strcmp(arg, longname) != 0 && strcmp(arg, shortname) != 0)
+        return 0;
+    *value = *i + 1 < argc ? argv[++*i] : NULL;
+    return 1;
+}
+
+/* Parses the options of `run`/`info` from argv[2]; returns -1 (help printed: exit 0),
+ * EXIT_OK or EXIT_BAD_INPUT (message printed). */
+static int main_parse_options(int argc, char **argv, struct cli *cli)
+{
+    bool positional_only = false;
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i], *value;
+        if (positional_only || arg[0] != '-' || strcmp(arg, "-") == 0) {
+            if (cli->config)
+                return main_bad_usage("%s: unexpected argument '%s'", cli->command, arg);
+            cli->config = arg;
+        } else if (strcmp(arg, "--") == 0) {
+            positional_only = true;
+        } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            main_help();
+            return -1;
+        } else if (main_option_value(argv, argc, &i, "-s", "--set", &value)) {
+            if (!value)
+                return main_bad_usage("%s needs KEY=VALUE", arg);
+            cli->overrides[cli->n_overrides++] = value;
+        } else if (strcmp(cli->command, "run") == 0 &&
+                   main_option_value(argv, argc, &i, "-o", "--output", &value)) {
+            if (!value || !value[0])
+                return main_bad_usage("%s needs a file name", arg);
+            cli->output = value;
+        } else if (strcmp(cli->command, "run") == 0 &&
+                   (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0)) {
+            cli->quiet = true;
+        } else {
+            return main_bad_usage("%s: unknown option '%s'", cli->command, arg);
+        }
+    }
+    if (!cli->config)
+        return main_bad_usage("%s: missing CONFIG (a config file such as conf/default.cfg)",
+                              cli->command);
+    return EXIT_OK;
+}
+
+/* ---- run ---- */
+
+/* Chooses the output file and checks, before simulating, that it can be written. */
+static int main_output_path(const struct cli *cli, const struct sim_config *cfg, char *out,
+                            size_t len)
+{
+    if (cli->output) {
+        snprintf(out, len, "%s", cli->output);
+    } else {
+        snprintf(out, len, "results/%s.json", cfg->name);
+        if (mkdir("results", 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "dfsim: cannot create results/: %s\n", strerror(errno));
+            return EXIT_OTHER;
+        }
+    }
+    char dir[MAIN_PATH_LEN];
+    snprintf(dir, sizeof dir, "%s", out);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir] = '\0'; /* keep "/" for files in the root */
+    if (access(slash ? dir : ".", W_OK) != 0) {
+        fprintf(stderr, "dfsim: cannot write %s: %s\n", out, strerror(errno));
+        return EXIT_OTHER;
+    }
+    return EXIT_OK;
+}
+
+static void main_print_summary(const struct sim_config *cfg, const struct result *res,
+                               const char *out)
+{
+    printf("%s: %d groups, %d routers, %d nodes, radix %d (p=%d a=%d h=%d); %s routing, %s "
+           "traffic\n",
+           cfg->path[0] ? cfg->path : cfg->name, res->groups, res->routers, res->nodes, res->radix,
+           cfg->topology.p, cfg->topology.a, cfg->topology.h, cfg->routing.mechanism,
+           cfg->traffic.pattern);
+    printf("  load      offered %.4f  injected %.4f  accepted %.4f  (phits/node/cycle)\n",
+           res->offered, res->injected, res->accepted);
+    printf("  latency   mean %.1f  p99 %.0f  max %.0f  (cycles)\n", res->latency_mean,
+           res->latency_p99, res->latency_max);
+    printf("  fairness  min injected load %.4f (%.1f%% of offered)  Max/Min ",
+           res->fairness.min_injected_load, res->fairness.min_injected_pct_of_offered);
+    if (res->fairness.starved_routers)
+        printf("inf (%d starved routers)", res->fairness.starved_routers);
+    else
+        printf("%.3f", res->fairness.max_min);
+    printf("  CoV %.4f\n", res->fairness.cov);
+    printf("  time      %.2f s  %.0f cycles/s  %.0f router-cycles/s\n", res->wall_seconds,
+           res->cycles_per_second, res->router_cycles_per_second);
+    printf("  result    %s\n", out);
+}
+
+/* Everything after the cycle loop: status, summary, document. */
+static int main_finish_run(const struct sim *sim, enum sim_status status, double wall,
+                           const char *out)
+{
+    if (status == SIM_DEADLOCK || status == SIM_INVARIANT) {
+        fprintf(stderr, "dfsim: %s\n", sim->message);
+        return EXIT_SIM_FAILED;
+    }
+    if (status != SIM_OK) {
+        fprintf(stderr, "dfsim: simulation failed: %s\n",
+                sim->message[0] ? sim->message : "out of memory");
+        return EXIT_OTHER;
+    }
+    struct result res;
+    memset(&res, 0, sizeof res);
+    if (stats_summarize(sim, &res) != 0) {
+        fprintf(stderr, "dfsim: cannot summarize the run (out of memory)\n");
+        result_free(&res);
+        return EXIT_OTHER;
+    }
+    res.wall_seconds = wall;
+    res.cycles_per_second = wall > 0 ? (double)sim->total_cycles / wall : 0;
+    res.router_cycles_per_second = res.cycles_per_second * sim->topo.routers;
+    char err[1024];
+    int rc = EXIT_OK;
+    if (result_json_write(out, sim->cfg, &res, err, sizeof err) != 0) {
+        fprintf(stderr, "dfsim: %s\n", err);
+        rc = EXIT_OTHER;
+    } else {
+        main_print_summary(sim->cfg, &res, out);
+    }
+    result_free(&res);
+    return rc;
+}
+
+static int main_simulate(const struct sim_config *cfg, bool quiet, const char *out)
+{
+    char err[1024];
+    struct sim *sim = sim_create(cfg, err, sizeof err);
+    if (!sim) {
+        fprintf(stderr, "dfsim: %s\n", err);
+        return EXIT_OTHER;
+    }
+    struct progress pr;
+    progress_init(&pr, !quiet);
+    double start = progress_now();
+    enum sim_status status = sim_run(sim, progress_update, &pr);
+    double wall = progress_now() - start;
+    progress_finish(&pr);
+    int rc = main_finish_run(sim, status, wall, out);
+    sim_destroy(sim);
+    return rc;
+}
+
+static int main_load(const struct cli *cli, struct sim_config *cfg)
+{
+    char err[CONFIG_ERROR_LEN];
+    if (config_load(cli->config, cli->overrides, cli->n_overrides, cfg, err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
+static int main_run(const struct cli *cli)
+{
+    struct sim_config cfg;
+    char out[MAIN_PATH_LEN];
+    int rc = main_load(cli, &cfg);
+    if (rc == EXIT_OK)
+        rc = main_output_path(cli, &cfg, out, sizeof out);
+    if (rc == EXIT_OK)
+        rc = main_simulate(&cfg, cli->quiet, out);
+    return rc;
+}
+
+/* ---- info ---- */
+
+static void main_print_routing(const struct sim_config *cfg)
+{
+    const struct routing_ops *ops = routing_find(cfg->routing.mechanism);
+    struct vc_ladder ladder;
+    memset(&ladder, 0, sizeof ladder);
+    ops->ladder(cfg, &ladder);
+    printf("routing    %s: ladder", ops->name);
+    for (int i = 0; i < ladder.length; i++)
+        printf(" %c%d", ladder.port_class[i] == PORT_LOCAL ? 'l' : 'g', ladder.vc[i]);
+    printf(", needs %d local and %d global VCs (configured: %d local, %d global, %d injection)\n",
+           ladder.local_vcs, ladder.global_vcs, cfg->vcs.local, cfg->vcs.global,
+           cfg->vcs.injection);
+}
+
+static void main_print_bounds(const struct sim_config *cfg, const struct topology *t)
+{
+    struct bounds_throughput b;
+    if (bounds_throughput(cfg, &b) == 0)
+        printf("bound      accepted load <= %.4f phits/node/cycle%s%s (%s)\n", b.load,
+               b.formula ? " = " : "", b.formula ? b.formula : "", b.reason);
+    else
+        printf("bound      none stated by the model (SPEC section 9) for routing '%s' under "
+               "pattern '%s'\n",
+               cfg->routing.mechanism, cfg->traffic.pattern);
+    printf("zero-load  latency %.2f cycles under UN/MIN (minimal paths, mean over node pairs)\n",
+           bounds_zero_load_latency(cfg, t));
+}
+
+static int main_info(const struct cli *cli)
+{
+    struct sim_config cfg;
+    int rc = main_load(cli, &cfg);
+    if (rc != EXIT_OK)
+        return rc;
+    struct topology t;
+    char err[1024];
+    enum topology_arrangement arr = strcmp(cfg.topology.arrangement, "consecutive") == 0
+                                        ? ARRANGEMENT_CONSECUTIVE
+                                        : ARRANGEMENT_PALMTREE;
+    if (topology_build(&t, cfg.topology.p, cfg.topology.a, cfg.topology.h, arr, err,
+                       (int)sizeof err) != 0) {
+        fprintf(stderr, "dfsim: %s\n", err);
+        return EXIT_OTHER;
+    }
+    printf("config     %s\n", cfg.path);
+    printf("network    %d groups, %d routers, %d nodes, radix %d (p=%d, a=%d, h=%d, %s)\n",
+           t.groups, t.routers, t.nodes, t.radix, t.p, t.a, t.h, cfg.topology.arrangement);
+    main_print_routing(&cfg);
+    printf("traffic    %s", cfg.traffic.pattern);
+    if (strcmp(cfg.traffic.pattern, "adversarial") == 0)
+        printf(" +%d", cfg.traffic.offset);
+    printf(", offered load %.4f phits/node/cycle, packets of %d phits\n", cfg.traffic.load,
+           cfg.traffic.packet_size);
+    main_print_bounds(&cfg, &t);
+    topology_free(&t);
+    return EXIT_OK;
+}
+
+/* ---- entry ---- */
+
+static int main_dispatch(int argc, char **argv, struct cli *cli)
+{
+    const char *first = argv[1];
+    if (strcmp(first, "-h") == 0 || strcmp(first, "--help") == 0 || strcmp(first, "help") == 0) {
+        main_help();
+        return EXIT_OK;
+    }
+    if (strcmp(first, "-V") == 0 || strcmp(first, "--version") == 0) {
+        printf("dfsim %s\n", dfsim_version);
+        return EXIT_OK;
+    }
+    if (strcmp(first, "run") != 0 && strcmp(first, "info") != 0)
+        return first[0] == '-' ? main_bad_usage("unknown option '%s'", first)
+                               : main_bad_usage("unknown command '%s'", first);
+    cli->command = first;
+    int rc = main_parse_options(argc, argv, cli);
+    if (rc != EXIT_OK)
+        return rc < 0 ? EXIT_OK : rc;
+    return strcmp(first, "run") == 0 ? main_run(cli) : main_info(cli);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return main_bad_usage("missing command");
+    struct cli cli = {0};
+    cli.overrides = malloc((size_t)argc * sizeof *cli.overrides);
+    if (!cli.overrides) {
+        fputs("dfsim: out of memory\n", stderr);
+        return EXIT_OTHER;
+    }
+    int rc = main_dispatch(argc, argv, &cli);
+    free(cli.overrides);
+    return rc;
+}

@@ -1,0 +1,67 @@
+/* progress: one status line on stderr, rewritten in place with '\r'. */
+#include "progress.h"
+
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim.h"
+
+#define PROGRESS_INTERVAL 0.25 /* seconds between updates */
+#define PROGRESS_WIDTH 79
+
+double progress_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void progress_init(struct progress *pr, bool wanted)
+{
+    pr->enabled = wanted && isatty(STDERR_FILENO);
+    pr->shown = false;
+    pr->start = progress_now();
+    pr->last_print = pr->start;
+}
+
+static void progress_format_eta(double seconds, char *buf, size_t len)
+{
+    long s = (long)(seconds + 0.5);
+    if (s >= 3600)
+        snprintf(buf, len, "%ldh%02ldm", s / 3600, s / 60 % 60);
+    else if (s >= 60)
+        snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
+    else
+        snprintf(buf, len, "%lds", s);
+}
+
+void progress_update(const struct sim *sim, void *ctx)
+{
+    struct progress *pr = ctx;
+    double now = progress_now();
+    if (!pr->enabled || now - pr->last_print < PROGRESS_INTERVAL)
+        return;
+    pr->last_print = now;
+    double elapsed = now - pr->start;
+    double rate = elapsed > 0 ? (double)sim->cycle / elapsed : 0;
+    char eta[32] = "?";
+    if (rate > 0)
+        progress_format_eta((double)(sim->total_cycles - sim->cycle) / rate, eta, sizeof eta);
+    char line[128];
+    snprintf(line, sizeof line, "cycle %llu/%llu  %s  %.0f cycles/s  ETA %s",
+             (unsigned long long)sim->cycle, (unsigned long long)sim->total_cycles,
+             sim->measuring ? "measure" : "warm-up", rate, eta);
+    fprintf(stderr, "\r%-*s", PROGRESS_WIDTH, line);
+    fflush(stderr);
+    pr->shown = true;
+}
+
+void progress_finish(struct progress *pr)
+{
+    if (!pr->shown)
+        return;
+    fprintf(stderr, "\r%-*s\r", PROGRESS_WIDTH, "");
+    fflush(stderr);
+    pr->shown = false;
+}

@@ -1,0 +1,352 @@
+/* test_cli: end-to-end tests of the real binaries (./dfsim and the sanitized ./dfsim-san):
+ * command lines, exit codes, messages, and the result document of SPEC section 8. */
+#include <CUnit/CUnit.h>
+#include <cJSON.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "test_util.h"
+
+#define TEST_CLI_OUT 16384
+#define TEST_CLI_FAST "--quiet --set sim.warmup_cycles=200 --set sim.measure_cycles=500"
+
+static const char *const test_cli_binaries[] = {"./dfsim", "./dfsim-san"};
+
+static char test_cli_dir[64];
+
+static int test_cli_init(void)
+{
+    snprintf(test_cli_dir, sizeof test_cli_dir, "/tmp/dfsim-cli-XXXXXX");
+    return mkdtemp(test_cli_dir) ? 0 : -1;
+}
+
+static int test_cli_cleanup(void)
+{
+    char command[128], out[256];
+    snprintf(command, sizeof command, "rm -rf '%s'", test_cli_dir);
+    return test_run_command(command, out, sizeof out) == 0 ? 0 : -1;
+}
+
+/* Runs BINARY ARGS (a shell fragment); returns the exit status, output in out. */
+static int test_cli_run(const char *binary, const char *args, char *out)
+{
+    char command[2048];
+    snprintf(command, sizeof command, "%s %s", binary, args);
+    return test_run_command(command, out, TEST_CLI_OUT);
+}
+
+static bool test_cli_binary_present(const char *binary)
+{
+    if (access(binary, X_OK) == 0)
+        return true;
+    fprintf(stderr, "\n  %s is missing: run `make dfsim dfsim-san` from the repository root\n",
+            binary);
+    CU_FAIL("binary missing");
+    return false;
+}
+
+/* Runs the case on both binaries and checks status and message fragment. */
+static void test_cli_expect(const char *args, int status, const char *fragment)
+{
+    char *out = malloc(TEST_CLI_OUT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    for (int b = 0; b < 2; b++) {
+        if (!test_cli_binary_present(test_cli_binaries[b]))
+            continue;
+        int rc = test_cli_run(test_cli_binaries[b], args, out);
+        bool found = strstr(out, fragment) != NULL;
+        CU_ASSERT_EQUAL(rc, status);
+        CU_ASSERT(found);
+        if (rc != status || !found)
+            fprintf(stderr, "\n  %s %s\n    expected %d and: %s\n    got %d:\n%s\n",
+                    test_cli_binaries[b], args, status, fragment, rc, out);
+    }
+    free(out);
+}
+
+/* ---- bad command lines and configs ---- */
+
+static const struct {
+    const char *args;
+    int status;
+    const char *fragment;
+} test_cli_cases[] = {
+    {"", 2, "missing command"},
+    {"frobnicate", 2, "unknown command 'frobnicate'"},
+    {"--frob", 2, "unknown option '--frob'"},
+    {"frobnicate", 2, "usage: dfsim run CONFIG"},
+    {"run", 2, "run: missing CONFIG"},
+    {"run conf/default.cfg --frob", 2, "run: unknown option '--frob'"},
+    {"run conf/default.cfg extra.cfg", 2, "run: unexpected argument 'extra.cfg'"},
+    {"run conf/default.cfg -o", 2, "-o needs a file name"},
+    {"run conf/default.cfg --set", 2, "--set needs KEY=VALUE"},
+    {"info conf/default.cfg -o x.json", 2, "info: unknown option '-o'"},
+    {"info", 2, "info: missing CONFIG"},
+    {"run conf/missing.cfg", 2, "conf/missing.cfg: cannot read: No such file or directory"},
+    {"info conf/missing.cfg", 2, "conf/missing.cfg: cannot read: No such file or directory"},
+    {"run conf/default.cfg --set traffic.load=2", 2,
+     "--set traffic.load=2: traffic.load: 2 is out of range (expected a number in [0, 1])"},
+    {"run conf/default.cfg --set foo", 2,
+     "--set foo: expected KEY=VALUE with KEY like traffic.load"},
+    {"run conf/default.cfg --set traffic.lod=0.3", 2,
+     "traffic.lod: unknown setting (did you mean 'traffic.load'?)"},
+    {"run conf/default.cfg --set=routing.mechanism=vallant", 2,
+     "routing.mechanism: unknown value 'vallant' (expected one of: min"},
+    {"run conf/default.cfg -s traffic.pattern=uniforn", 2,
+     "traffic.pattern: unknown value 'uniforn' (expected one of: uniform"},
+    {"run conf/default.cfg -s vcs.local=1", 2,
+     "vcs.local: routing 'min' needs at least 2 local VCs (got 1)"},
+    {"run conf/default.cfg --set topology.p=0", 2,
+     "topology.p: 0 is out of range (expected an integer >= 1)"},
+    {"run conf/default.cfg --set buffers.global=4", 2,
+     "buffers.global: 4 phits cannot hold one packet of traffic.packet_size = 8 phits"},
+    {"--version", 0, "dfsim "},
+    {"-V", 0, "dfsim "},
+    {"--help", 0, "usage: dfsim run CONFIG [-o OUT.json] [--set KEY=VALUE]... [--quiet]"},
+    {"--help", 0, "dfsim info CONFIG"},
+    {"--help", 0, "Exit status: 0 success"},
+    {"run --help", 0, "--output FILE"},
+    {"info conf/default.cfg", 0, "9 groups, 36 routers, 72 nodes, radix 7"},
+    {"info conf/default.cfg", 0, "needs 2 local and 1 global VCs"},
+    {"info conf/default.cfg --set topology.h=3 --set topology.a=6 --set topology.p=3", 0,
+     "19 groups, 114 routers, 342 nodes, radix 11"},
+    {"info conf/default.cfg --set traffic.pattern=adversarial", 0,
+     "accepted load <= 0.1250 phits/node/cycle = 1/(a*p)"},
+    {"info conf/default.cfg --set traffic.pattern=adversarial_consecutive", 0,
+     "accepted load <= 0.2500 phits/node/cycle = h/(a*p)"},
+    {"info conf/default.cfg", 0, "zero-load  latency"},
+    {"info conf/paper_h6.cfg", 0, "73 groups, 876 routers, 5256 nodes, radix 23"},
+};
+
+static void test_cli_command_lines(void)
+{
+    for (size_t i = 0; i < sizeof test_cli_cases / sizeof test_cli_cases[0]; i++)
+        test_cli_expect(test_cli_cases[i].args, test_cli_cases[i].status,
+                        test_cli_cases[i].fragment);
+}
+
+static void test_cli_bad_config_file(void)
+{
+    char path[128], args[512], expected[256];
+    snprintf(path, sizeof path, "%s/bad.cfg", test_cli_dir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("# a misspelt key\ntraffic = {\n    lod = 0.3;\n};\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "run %s -o %s/bad.json", path, test_cli_dir);
+    snprintf(expected, sizeof expected,
+             "%s:3: traffic.lod: unknown setting (did you mean 'traffic.load'?)", path);
+    test_cli_expect(args, 2, expected);
+    /* Nothing is simulated on bad input: no result appears. */
+    snprintf(path, sizeof path, "%s/bad.json", test_cli_dir);
+    CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+}
+
+static void test_cli_unwritable_output(void)
+{
+    test_cli_expect("run conf/default.cfg -o /nonexistent-dir/x.json " TEST_CLI_FAST, 1,
+                    "cannot write /nonexistent-dir/x.json: No such file or directory");
+}
+
+/* A watchdog of one cycle sees a network where nothing moved: exit 3 and no result. */
+static void test_cli_deadlock_exit(void)
+{
+    char args[512], path[128];
+    snprintf(path, sizeof path, "%s/deadlock.json", test_cli_dir);
+    snprintf(args, sizeof args,
+             "run conf/default.cfg -o %s --quiet --set sim.deadlock_cycles=1 "
+             "--set traffic.load=0.9",
+             path);
+    test_cli_expect(args, 3, "deadlock");
+    CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+}
+
+/* ---- the result document ---- */
+
+/* Looks up "a.b.c" in a JSON object. */
+static const cJSON *test_cli_json_get(const cJSON *root, const char *dotted)
+{
+    char key[128];
+    snprintf(key, sizeof key, "%s", dotted);
+    const cJSON *node = root;
+    for (char *part = strtok(key, "."); part && node; part = strtok(NULL, "."))
+        node = cJSON_GetObjectItemCaseSensitive(node, part);
+    return node;
+}
+
+static const char *const test_cli_section8_numbers[] = {
+    "dfsim.schema",
+    "network.groups",
+    "network.routers",
+    "network.nodes",
+    "network.radix",
+    "load.offered",
+    "load.injected",
+    "load.accepted",
+    "packets.generated",
+    "packets.refused",
+    "packets.injected",
+    "packets.delivered",
+    "packets.in_flight_at_end",
+    "latency.mean",
+    "latency.p50",
+    "latency.p95",
+    "latency.p99",
+    "latency.max",
+    "latency.breakdown.injection_queue",
+    "latency.breakdown.local_queues",
+    "latency.breakdown.global_queues",
+    "latency.breakdown.minimal_links",
+    "latency.breakdown.nonminimal_links",
+    "hops.local",
+    "hops.global",
+    "misrouted.global",
+    "misrouted.local",
+    "fairness.min_injected_load",
+    "fairness.min_injected_pct_of_offered",
+    "fairness.cov",
+    "timing.wall_seconds",
+    "timing.cycles_per_second",
+    "timing.router_cycles_per_second",
+};
+
+static void test_cli_check_numbers(const cJSON *doc)
+{
+    for (size_t i = 0; i < sizeof test_cli_section8_numbers / sizeof(char *); i++) {
+        const cJSON *item = test_cli_json_get(doc, test_cli_section8_numbers[i]);
+        CU_ASSERT(cJSON_IsNumber(item));
+        if (!cJSON_IsNumber(item))
+            fprintf(stderr, "\n  missing number: %s\n", test_cli_section8_numbers[i]);
+    }
+    CU_ASSERT(cJSON_IsString(test_cli_json_get(doc, "dfsim.version")));
+    /* max_min is a number, or null with a count of starved routers. */
+    const cJSON *max_min = test_cli_json_get(doc, "fairness.max_min");
+    CU_ASSERT(cJSON_IsNumber(max_min) ||
+              (cJSON_IsNull(max_min) &&
+               cJSON_IsNumber(test_cli_json_get(doc, "fairness.starved_routers"))));
+}
+
+static void test_cli_check_array(const cJSON *doc, const char *key, int length)
+{
+    const cJSON *array = test_cli_json_get(doc, key);
+    CU_ASSERT_FATAL(cJSON_IsArray(array));
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(array), length);
+    const cJSON *item;
+    cJSON_ArrayForEach(item, array) CU_ASSERT(cJSON_IsNumber(item));
+}
+
+/* "config" holds every schema setting (nested by group), resolved. */
+static void test_cli_check_config(const cJSON *doc)
+{
+    const cJSON *config = cJSON_GetObjectItemCaseSensitive(doc, "config");
+    CU_ASSERT_FATAL(cJSON_IsObject(config));
+    for (size_t i = 0; i < config_schema_count; i++) {
+        const cJSON *group = cJSON_GetObjectItemCaseSensitive(config, config_schema[i].group);
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(group, config_schema[i].name);
+        CU_ASSERT_PTR_NOT_NULL(item);
+        if (!item)
+            fprintf(stderr, "\n  config lacks %s.%s\n", config_schema[i].group,
+                    config_schema[i].name);
+    }
+    CU_ASSERT_EQUAL(cJSON_GetNumberValue(test_cli_json_get(doc, "config.sim.measure_cycles")), 500);
+    CU_ASSERT_EQUAL(cJSON_GetNumberValue(test_cli_json_get(doc, "config.vcs.local")), 2);
+}
+
+static cJSON *test_cli_read_json(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    static const size_t max = 1 << 20;
+    char *text = malloc(max);
+    size_t n = text ? fread(text, 1, max - 1, f) : 0;
+    fclose(f);
+    if (!text)
+        return NULL;
+    text[n] = '\0';
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    return doc;
+}
+
+static void test_cli_check_document(const char *path)
+{
+    cJSON *doc = test_cli_read_json(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    test_cli_check_numbers(doc);
+    test_cli_check_config(doc);
+    int routers = (int)cJSON_GetNumberValue(test_cli_json_get(doc, "network.routers"));
+    CU_ASSERT_EQUAL(routers, 36);
+    CU_ASSERT_EQUAL(cJSON_GetNumberValue(test_cli_json_get(doc, "network.nodes")), 72);
+    test_cli_check_array(doc, "fairness.per_router_injected", routers);
+    test_cli_check_array(doc, "fairness.group0_injected_load", 4);
+    CU_ASSERT(cJSON_GetNumberValue(test_cli_json_get(doc, "packets.delivered")) > 0);
+    cJSON_Delete(doc);
+}
+
+static void test_cli_run_writes_document(void)
+{
+    char *out = malloc(TEST_CLI_OUT), args[512], path[128];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    for (int b = 0; b < 2; b++) {
+        if (!test_cli_binary_present(test_cli_binaries[b]))
+            continue;
+        snprintf(path, sizeof path, "%s/run%d.json", test_cli_dir, b);
+        snprintf(args, sizeof args, "run conf/default.cfg -o %s " TEST_CLI_FAST, path);
+        int rc = test_cli_run(test_cli_binaries[b], args, out);
+        CU_ASSERT_EQUAL(rc, 0);
+        if (rc != 0)
+            fprintf(stderr, "\n  %s %s -> %d:\n%s\n", test_cli_binaries[b], args, rc, out);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, "72 nodes"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, "accepted"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, path));
+        CU_ASSERT_PTR_NULL(strchr(out, '\r')); /* no progress line when not on a terminal */
+        test_cli_check_document(path);
+    }
+    free(out);
+}
+
+/* Without -o the result goes to results/<config name>.json, creating results/. */
+static void test_cli_default_output_path(void)
+{
+    char cwd[512], args[2048], path[256];
+    char *out = malloc(TEST_CLI_OUT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+    snprintf(args, sizeof args, "cd '%s' && '%s/dfsim' run '%s/conf/default.cfg' " TEST_CLI_FAST,
+             test_cli_dir, cwd, cwd);
+    int rc = test_run_command(args, out, TEST_CLI_OUT);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc != 0)
+        fprintf(stderr, "\n  %s -> %d:\n%s\n", args, rc, out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "results/default.json"));
+    snprintf(path, sizeof path, "%s/results/default.json", test_cli_dir);
+    CU_ASSERT_EQUAL(access(path, R_OK), 0);
+    free(out);
+}
+
+int test_cli_register(void)
+{
+    CU_pSuite s = CU_add_suite("cli", test_cli_init, test_cli_cleanup);
+    if (!s)
+        return -1;
+    const struct {
+        const char *name;
+        void (*fn)(void);
+    } tests[] = {
+        {"command lines: exit codes and messages", test_cli_command_lines},
+        {"bad config file: exit 2, nothing simulated", test_cli_bad_config_file},
+        {"unwritable output: exit 1", test_cli_unwritable_output},
+        {"watchdog: exit 3", test_cli_deadlock_exit},
+        {"run writes every key of SPEC section 8", test_cli_run_writes_document},
+        {"default output path results/NAME.json", test_cli_default_output_path},
+    };
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        if (!CU_add_test(s, tests[i].name, tests[i].fn))
+            return -1;
+    return 0;
+}

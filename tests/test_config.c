@@ -1,0 +1,587 @@
+/* test_config: defaults, files, --set overrides and every validation message of the config
+ * module, plus the SPEC section 9 figures of the bounds module. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arbiter.h"
+#include "bounds.h"
+#include "config.h"
+#include "routing.h"
+#include "test_util.h"
+#include "topology.h"
+#include "traffic.h"
+
+/* Scratch directory of the suite (created by the suite's init). */
+static char test_config_dir[64];
+
+static int test_config_init(void)
+{
+    snprintf(test_config_dir, sizeof test_config_dir, "/tmp/dfsim-config-XXXXXX");
+    return mkdtemp(test_config_dir) ? 0 : -1;
+}
+
+static int test_config_cleanup(void)
+{
+    char command[128], out[256];
+    snprintf(command, sizeof command, "rm -rf '%s'", test_config_dir);
+    return test_run_command(command, out, sizeof out) == 0 ? 0 : -1;
+}
+
+/* Writes `text` to NAME in the scratch directory; path receives the file's path. */
+static void test_write_file(const char *name, const char *text, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", test_config_dir, name);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Replaces every "{F}" of pattern with path. */
+static void test_expand(const char *pattern, const char *path, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (const char *p = pattern; *p;) {
+        const char *mark = strstr(p, "{F}");
+        size_t n = mark ? (size_t)(mark - p) : strlen(p);
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%.*s%s", (int)n, p, mark ? path : "");
+        p += n + (mark ? 3 : 0);
+    }
+}
+
+static void test_expect_error(const char *what, int rc, const char *err, const char *expected)
+{
+    CU_ASSERT_EQUAL(rc, -1);
+    bool found = strstr(err, expected) != NULL;
+    CU_ASSERT(found);
+    if (rc != -1 || !found)
+        fprintf(stderr, "\n  case %s\n    expected: %s\n    got (%d): %s\n", what, expected, rc,
+                err);
+    CU_ASSERT_PTR_NULL(strchr(err, '\n')); /* one line */
+}
+
+/* ---- defaults ---- */
+
+static void test_defaults_match_spec(void)
+{
+    struct sim_config c;
+    char err[CONFIG_ERROR_LEN];
+    CU_ASSERT_EQUAL_FATAL(config_load(NULL, NULL, 0, &c, err), 0);
+    CU_ASSERT_STRING_EQUAL(c.name, "default");
+    CU_ASSERT_STRING_EQUAL(c.path, "");
+    CU_ASSERT_EQUAL(c.sim.warmup_cycles, 10000);
+    CU_ASSERT_EQUAL(c.sim.measure_cycles, 15000);
+    CU_ASSERT_EQUAL(c.sim.seed, 1);
+    CU_ASSERT_EQUAL(c.sim.deadlock_cycles, 10000);
+    CU_ASSERT(c.topology.p == 6 && c.topology.a == 12 && c.topology.h == 6);
+    CU_ASSERT_STRING_EQUAL(c.topology.arrangement, "palmtree");
+    CU_ASSERT(c.links.local_latency == 10 && c.links.global_latency == 100 &&
+              c.links.injection_latency == 1);
+    CU_ASSERT(c.buffers.local == 32 && c.buffers.global == 256 && c.buffers.injection == 1000 &&
+              c.buffers.output == 32);
+    CU_ASSERT(c.router.speedup == 2 && c.router.latency == 5 && c.router.allocator_iterations == 2);
+    CU_ASSERT_STRING_EQUAL(c.router.arbiter, "round_robin");
+    CU_ASSERT_FALSE(c.router.transit_priority);
+    CU_ASSERT(c.vcs.local == 2 && c.vcs.global == 1 && c.vcs.injection == 3); /* MIN ladder */
+    CU_ASSERT_STRING_EQUAL(c.routing.mechanism, "min");
+    CU_ASSERT_STRING_EQUAL(c.routing.valiant_target, "group");
+    CU_ASSERT_STRING_EQUAL(c.routing.global_policy, "rrg");
+    CU_ASSERT(c.routing.pb_coef == 200 && c.routing.pb_local_threshold == 5 &&
+              c.routing.pb_global_threshold == 3);
+    CU_ASSERT(c.routing.misroute_threshold == 55 && c.routing.th_min == 0 &&
+              c.routing.global_congestion_coef == 150 &&
+              c.routing.global_congestion_threshold == 5);
+    CU_ASSERT_STRING_EQUAL(c.traffic.pattern, "uniform");
+    CU_ASSERT_DOUBLE_EQUAL(c.traffic.load, 0.4, 1e-12);
+    CU_ASSERT(c.traffic.offset == 1 && c.traffic.packet_size == 8);
+}
+
+static void test_set_defaults_equals_load(void)
+{
+    struct sim_config a, b;
+    char err[CONFIG_ERROR_LEN];
+    config_set_defaults(&a);
+    CU_ASSERT_EQUAL_FATAL(config_load(NULL, NULL, 0, &b, err), 0);
+    CU_ASSERT_EQUAL(memcmp(&a, &b, sizeof a), 0);
+    CU_ASSERT_EQUAL(config_validate(&a, err), 0);
+}
+
+/* Every row: a unique name, a default inside its own range, a doc line. */
+static void test_schema_is_consistent(void)
+{
+    struct sim_config c;
+    config_set_defaults(&c);
+    CU_ASSERT(config_schema_count >= 37);
+    for (size_t i = 0; i < config_schema_count; i++) {
+        const struct config_setting_desc *d = &config_schema[i];
+        CU_ASSERT(d->group && d->group[0] && d->name && d->name[0] && d->doc && d->doc[0]);
+        CU_ASSERT(d->offset < sizeof c);
+        for (size_t j = 0; j < i; j++)
+            CU_ASSERT(strcmp(d->group, config_schema[j].group) != 0 ||
+                      strcmp(d->name, config_schema[j].name) != 0);
+        if (d->type == CONFIG_NAME) {
+            bool listed = false;
+            for (const char *const *n = d->names(); *n; n++)
+                listed |= strcmp(*n, d->def_name) == 0;
+            CU_ASSERT(listed);
+        } else {
+            CU_ASSERT(d->def >= d->min && d->def <= d->max);
+        }
+    }
+}
+
+/* ---- values that load ---- */
+
+static void test_overrides_apply_in_order(void)
+{
+    static const char *const ov[] = {
+        "topology.h=3",
+        "topology.h=2",
+        "traffic.load=1",
+        "routing.mechanism=min",
+        "traffic.pattern=\"adversarial\"",
+        "router.transit_priority=true",
+        "sim.seed=10000000000",
+        " traffic.offset = 2 ",
+        "buffers.output=0x40",
+        "topology.arrangement = consecutive ",
+    };
+    struct sim_config c;
+    test_config(&c, ov, (int)(sizeof ov / sizeof ov[0]));
+    CU_ASSERT_EQUAL(c.topology.h, 2);
+    CU_ASSERT_DOUBLE_EQUAL(c.traffic.load, 1.0, 0); /* an integer where a number is expected */
+    CU_ASSERT_STRING_EQUAL(c.routing.mechanism, "min");
+    CU_ASSERT_STRING_EQUAL(c.traffic.pattern, "adversarial");
+    CU_ASSERT_TRUE(c.router.transit_priority);
+    CU_ASSERT_EQUAL(c.sim.seed, 10000000000LL); /* 64-bit without an L suffix */
+    CU_ASSERT_EQUAL(c.traffic.offset, 2);
+    CU_ASSERT_EQUAL(c.buffers.output, 64);
+    CU_ASSERT_STRING_EQUAL(c.topology.arrangement, "consecutive");
+}
+
+static void test_file_then_overrides(void)
+{
+    char path[256], err[CONFIG_ERROR_LEN];
+    test_write_file("my_run.cfg",
+                    "# a comment\n"
+                    "sim = { seed = 10000000000; warmup_cycles = 0; };\n"
+                    "topology = { p = 2; a = 4; h = 2; };\n"
+                    "traffic = { load = 1; pattern = \"adversarial_consecutive\"; };\n"
+                    "vcs = { global = 0; local = 3; };\n"
+                    "router = { transit_priority = true; };\n",
+                    path, sizeof path);
+    static const char *const ov[] = {"traffic.load=0.25"};
+    struct sim_config c;
+    int rc = config_load(path, ov, 1, &c, err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    if (rc)
+        fprintf(stderr, "\n%s\n", err);
+    CU_ASSERT_STRING_EQUAL(c.name, "my_run");
+    CU_ASSERT_STRING_EQUAL(c.path, path);
+    CU_ASSERT_EQUAL(c.sim.seed, 10000000000LL);
+    CU_ASSERT_EQUAL(c.sim.warmup_cycles, 0);
+    CU_ASSERT(c.topology.p == 2 && c.topology.a == 4 && c.topology.h == 2);
+    CU_ASSERT_DOUBLE_EQUAL(c.traffic.load, 0.25, 0);
+    CU_ASSERT_STRING_EQUAL(c.traffic.pattern, "adversarial_consecutive");
+    CU_ASSERT_EQUAL(c.vcs.local, 3);  /* more than needed is fine */
+    CU_ASSERT_EQUAL(c.vcs.global, 1); /* 0 = what MIN needs */
+    CU_ASSERT_TRUE(c.router.transit_priority);
+    CU_ASSERT_EQUAL(c.links.global_latency, 100); /* untouched defaults stay */
+}
+
+static void test_shipped_configs_load(void)
+{
+    static const char *const files[] = {"conf/default.cfg", "conf/paper_h6.cfg"};
+    struct sim_config c, d;
+    char err[CONFIG_ERROR_LEN];
+    for (int i = 0; i < 2; i++) {
+        if (access(files[i], R_OK) != 0)
+            continue; /* run from elsewhere than the repository root */
+        int rc = config_load(files[i], NULL, 0, &c, err);
+        CU_ASSERT_EQUAL(rc, 0);
+        if (rc)
+            fprintf(stderr, "\n%s\n", err);
+    }
+    /* paper_h6.cfg writes every default out: it must equal the built-in defaults. */
+    if (access(files[1], R_OK) == 0 && config_load(files[1], NULL, 0, &c, err) == 0) {
+        config_set_defaults(&d);
+        memcpy(d.name, c.name, sizeof d.name);
+        memcpy(d.path, c.path, sizeof d.path);
+        CU_ASSERT_EQUAL(memcmp(&c, &d, sizeof c), 0);
+    }
+}
+
+/* Every registered routing resolves vcs.local/global = 0 to its ladder and rejects one less. */
+static void test_vcs_follow_every_ladder(void)
+{
+    for (const char *const *name = routing_names(); *name; name++) {
+        char set[64], err[CONFIG_ERROR_LEN], expected[128];
+        snprintf(set, sizeof set, "routing.mechanism=%s", *name);
+        const char *ov[] = {set, "vcs.local=0", NULL};
+        struct sim_config c;
+        CU_ASSERT_EQUAL_FATAL(config_load(NULL, ov, 2, &c, err), 0);
+        struct vc_ladder ladder;
+        routing_find(*name)->ladder(&c, &ladder);
+        CU_ASSERT_EQUAL(c.vcs.local, ladder.local_vcs);
+        CU_ASSERT_EQUAL(c.vcs.global, ladder.global_vcs);
+        char fewer[32];
+        snprintf(fewer, sizeof fewer, "vcs.local=%d", ladder.local_vcs - 1);
+        ov[1] = ladder.local_vcs > 1 ? fewer : "vcs.local=0";
+        if (ladder.local_vcs <= 1)
+            continue;
+        snprintf(expected, sizeof expected,
+                 "--set %s: vcs.local: routing '%s' needs at least %d local VCs (got %d)", fewer,
+                 *name, ladder.local_vcs, ladder.local_vcs - 1);
+        test_expect_error(*name, config_load(NULL, ov, 2, &c, err), err, expected);
+    }
+}
+
+/* Every registered pattern and arbiter name is accepted. */
+static void test_registry_names_load(void)
+{
+    struct sim_config c;
+    char err[CONFIG_ERROR_LEN], set[64];
+    for (const char *const *name = pattern_names(); *name; name++) {
+        snprintf(set, sizeof set, "traffic.pattern=%s", *name);
+        const char *ov[] = {set};
+        CU_ASSERT_EQUAL(config_load(NULL, ov, 1, &c, err), 0);
+    }
+    for (const char *const *name = arbiter_names(); *name; name++) {
+        snprintf(set, sizeof set, "router.arbiter=\"%s\"", *name);
+        const char *ov[] = {set};
+        CU_ASSERT_EQUAL(config_load(NULL, ov, 1, &c, err), 0);
+    }
+}
+
+/* ---- bad files ---- */
+
+struct bad_file {
+    const char *text;
+    const char *expected; /* fragment of the message; {F} stands for the file's path */
+};
+
+static const struct bad_file bad_files[] = {
+    {"sim = {\n  seed = 1;\n  warmup_cycles = ;\n};\n", "{F}:3: syntax error"},
+    {"sim = { seed = 1; seed = 2; };\n", "{F}:1: duplicate setting name"},
+    {"traffic = {\n  lod = 0.5;\n};\n",
+     "{F}:2: traffic.lod: unknown setting (did you mean 'traffic.load'?)"},
+    {"traffic = { colour = 1; };\n",
+     "{F}:1: traffic.colour: unknown setting (expected one of: traffic.pattern, traffic.load, "
+     "traffic.offset, traffic.packet_size)"},
+    {"sim = { load = 0.5; };\n", "{F}:1: sim.load: unknown setting (did you mean 'traffic.load'?)"},
+    {"\nload = 0.5;\n", "{F}:2: load: unknown setting (did you mean 'traffic.load'?)"},
+    {"trafic = { load = 0.5; };\n", "{F}:1: trafic: unknown group (did you mean 'traffic'?)"},
+    {"network = { x = 1; };\n",
+     "{F}:1: network: unknown group (expected one of: sim, topology, links, buffers, router, "
+     "vcs, routing, traffic)"},
+    {"traffic = { load = \"high\"; };\n",
+     "{F}:1: traffic.load: expected a number, got a string ('high')"},
+    {"topology = { p = 2.5; };\n", "{F}:1: topology.p: expected an integer, got a number (2.5)"},
+    {"router = { transit_priority = 1; };\n",
+     "{F}:1: router.transit_priority: expected true or false, got an integer (1)"},
+    {"routing = { mechanism = 3; };\n", "{F}:1: routing.mechanism: expected a string (one of: min"},
+    {"traffic = {\n  load = { x = 1; };\n};\n",
+     "{F}:2: traffic.load: expected a number, got a group"},
+    {"topology = { p = [1, 2]; };\n", "{F}:1: topology.p: expected an integer, got an array"},
+    {"traffic = 3;\n", "{F}:1: traffic: expected a group traffic = { ... }, got an integer (3)"},
+    {"topology = {\n  p = 0;\n};\n",
+     "{F}:2: topology.p: 0 is out of range (expected an integer >= 1)"},
+    {"topology = { a = -1; };\n",
+     "{F}:1: topology.a: -1 is out of range (expected an integer >= 1)"},
+    {"topology = { h = 0; };\n", "{F}:1: topology.h: 0 is out of range (expected an integer >= 1)"},
+    {"topology = { p = 30; a = 30;\n h = 6; };\n",
+     "{F}:2: topology.h: router radix p + a - 1 + h = 65 is too large (expected p + a - 1 + h "
+     "<= 64)"},
+    {"traffic = { load = 1.5; };\n",
+     "{F}:1: traffic.load: 1.5 is out of range (expected a number in [0, 1])"},
+    {"traffic = { load = -0.1; };\n",
+     "{F}:1: traffic.load: -0.1 is out of range (expected a number in [0, 1])"},
+    {"buffers = { local = 0; };\n",
+     "{F}:1: buffers.local: 0 is out of range (expected an integer in [1, 65535])"},
+    {"buffers = { global = 4; };\n",
+     "{F}:1: buffers.global: 4 phits cannot hold one packet of traffic.packet_size = 8 phits "
+     "(expected buffers.global >= traffic.packet_size)"},
+    {"\ntraffic = { packet_size = 64; };\n",
+     "{F}:2: buffers.local: 32 phits cannot hold one packet of traffic.packet_size = 64 phits"},
+    {"buffers = { output = 7; };\n", "{F}:1: buffers.output: 7 phits cannot hold one packet"},
+    {"buffers = { injection = 7; };\n", "{F}:1: buffers.injection: 7 phits cannot hold"},
+    {"routing = { mechanism = \"vallant\"; };\n",
+     "{F}:1: routing.mechanism: unknown value 'vallant' (expected one of: min"},
+    {"traffic = { pattern = \"uniforn\"; };\n",
+     "{F}:1: traffic.pattern: unknown value 'uniforn' (expected one of: uniform"},
+    {"router = { arbiter = \"fifo\"; };\n",
+     "{F}:1: router.arbiter: unknown value 'fifo' (expected one of: round_robin"},
+    {"topology = { arrangement = \"random\"; };\n",
+     "{F}:1: topology.arrangement: unknown value 'random' (expected one of: palmtree, "
+     "consecutive)"},
+    {"routing = { global_policy = \"xyz\"; };\n",
+     "{F}:1: routing.global_policy: unknown value 'xyz' (expected one of: crg, rrg, nrg, mm)"},
+    {"vcs = { local = 1; };\n",
+     "{F}:1: vcs.local: routing 'min' needs at least 2 local VCs (got 1)"},
+    {"vcs = { local = 17; };\n",
+     "{F}:1: vcs.local: 17 is out of range (expected an integer in [0, 16])"},
+    {"vcs = { injection = 0; };\n", "{F}:1: vcs.injection: 0 is out of range"},
+    {"sim = { measure_cycles = 0; };\n",
+     "{F}:1: sim.measure_cycles: 0 is out of range (expected an integer in [1, 2147483647])"},
+    {"sim = { seed = -1; };\n", "{F}:1: sim.seed: -1 is out of range (expected an integer >= 0)"},
+    {"sim = { seed = 99999999999999999999; };\n",
+     "{F}:1: sim.seed: 99999999999999999999 is out of range"},
+    {"topology = { p = 3000000000; };\n",
+     "{F}:1: topology.p: 3000000000 is out of range (expected an integer in [1, 2147483647])"},
+    {"routing = { misroute_threshold = 101; };\n",
+     "{F}:1: routing.misroute_threshold: 101 is out of range (expected an integer in [0, 100])"},
+    {"topology = { a = 2; h = 1; };\ntraffic = { pattern = \"adversarial\";\n offset = 3; };\n",
+     "{F}:3: traffic.offset: 3 is a multiple of the 3 groups"},
+};
+
+static void test_bad_files(void)
+{
+    char path[256], err[CONFIG_ERROR_LEN], expected[1024], what[32];
+    struct sim_config c;
+    for (size_t i = 0; i < sizeof bad_files / sizeof bad_files[0]; i++) {
+        snprintf(what, sizeof what, "bad%zu.cfg", i);
+        test_write_file(what, bad_files[i].text, path, sizeof path);
+        test_expand(bad_files[i].expected, path, expected, sizeof expected);
+        test_expect_error(what, config_load(path, NULL, 0, &c, err), err, expected);
+    }
+}
+
+/* The unknown-name messages list every name of the registry, not a fixed list. */
+static void test_unknown_names_list_registry(void)
+{
+    static const char *const ov[] = {"routing.mechanism=vallant", "traffic.pattern=uniforn"};
+    const char *const *lists[] = {routing_names(), pattern_names()};
+    struct sim_config c;
+    char err[CONFIG_ERROR_LEN];
+    for (int i = 0; i < 2; i++) {
+        CU_ASSERT_EQUAL(config_load(NULL, &ov[i], 1, &c, err), -1);
+        for (const char *const *name = lists[i]; *name; name++)
+            CU_ASSERT_PTR_NOT_NULL(strstr(err, *name));
+    }
+}
+
+static void test_unreadable_files(void)
+{
+    char err[CONFIG_ERROR_LEN], path[256];
+    struct sim_config c;
+    snprintf(path, sizeof path, "%s/missing.cfg", test_config_dir);
+    char expected[300];
+    snprintf(expected, sizeof expected, "%s: cannot read: No such file or directory", path);
+    test_expect_error("missing", config_load(path, NULL, 0, &c, err), err, expected);
+    snprintf(expected, sizeof expected, "%s: cannot read: Is a directory", test_config_dir);
+    test_expect_error("directory", config_load(test_config_dir, NULL, 0, &c, err), err, expected);
+}
+
+/* ---- bad overrides ---- */
+
+struct bad_override {
+    const char *set;
+    const char *expected;
+};
+
+static const struct bad_override bad_overrides[] = {
+    {"traffic.load=2",
+     "--set traffic.load=2: traffic.load: 2 is out of range (expected a number in [0, 1])"},
+    {"foo", "--set foo: expected KEY=VALUE with KEY like traffic.load"},
+    {"=3", "--set =3: expected KEY=VALUE with KEY like traffic.load"},
+    {"traffic.lod=0.3",
+     "--set traffic.lod=0.3: traffic.lod: unknown setting (did you mean 'traffic.load'?)"},
+    {"load=0.3", "--set load=0.3: load: unknown setting (did you mean 'traffic.load'?)"},
+    {"network.size=3", "--set network.size=3: network.size: unknown setting (expected GROUP.KEY "
+                       "with GROUP one of: sim, topology"},
+    {"routing.mechanism=vallant",
+     "--set routing.mechanism=vallant: routing.mechanism: unknown value 'vallant' (expected one "
+     "of: min"},
+    {"traffic.pattern=\"uniforn\"",
+     "--set traffic.pattern=\"uniforn\": traffic.pattern: unknown value 'uniforn'"},
+    {"traffic.load=high",
+     "--set traffic.load=high: traffic.load: expected a number, got a string ('high')"},
+    {"traffic.load=", "--set traffic.load=: traffic.load: expected a number, got a string ('')"},
+    {"topology.p=2.5", "--set topology.p=2.5: topology.p: expected an integer, got a number (2.5)"},
+    {"topology.p=0",
+     "--set topology.p=0: topology.p: 0 is out of range (expected an integer >= 1)"},
+    {"router.transit_priority=yes",
+     "--set router.transit_priority=yes: router.transit_priority: expected true or false, got a "
+     "string ('yes')"},
+    {"vcs.local=1",
+     "--set vcs.local=1: vcs.local: routing 'min' needs at least 2 local VCs (got 1)"},
+    {"traffic.packet_size=64",
+     "--set traffic.packet_size=64: buffers.local: 32 phits cannot hold one packet of "
+     "traffic.packet_size = 64 phits"},
+    {"sim.seed=99999999999999999999",
+     "--set sim.seed=99999999999999999999: sim.seed: 99999999999999999999 is out of range"},
+    {"traffic.load=0.5; traffic.pattern=\"x\"",
+     "traffic.load: expected a number, got a string ('0.5; traffic.pattern=\"x\"')"},
+};
+
+static void test_bad_overrides(void)
+{
+    char err[CONFIG_ERROR_LEN];
+    struct sim_config c;
+    for (size_t i = 0; i < sizeof bad_overrides / sizeof bad_overrides[0]; i++) {
+        const char *ov[] = {bad_overrides[i].set};
+        test_expect_error(bad_overrides[i].set, config_load(NULL, ov, 1, &c, err), err,
+                          bad_overrides[i].expected);
+    }
+}
+
+/* Cross-setting problems of a file name the line of the setting, then fall back to the file. */
+static void test_cross_checks_locate_settings(void)
+{
+    char path[256], err[CONFIG_ERROR_LEN], expected[512];
+    struct sim_config c;
+    test_write_file("cross.cfg", "sim = { seed = 3; };\n", path, sizeof path);
+    const char *ov[] = {"vcs.local=1"};
+    snprintf(expected, sizeof expected, "--set vcs.local=1: vcs.local: routing 'min'");
+    test_expect_error("set", config_load(path, ov, 1, &c, err), err, expected);
+    /* A hand-filled config has no lines: "FILE: KEY: ..." */
+    config_set_defaults(&c);
+    snprintf(c.path, sizeof c.path, "conf/hand.cfg");
+    c.buffers.output = 4;
+    test_expect_error("validate", config_validate(&c, err), err,
+                      "conf/hand.cfg: buffers.output: 4 phits cannot hold one packet");
+    config_set_defaults(&c);
+    c.vcs.global = 0;
+    test_expect_error("validate vcs", config_validate(&c, err), err,
+                      "vcs.global: routing 'min' needs at least 1 global VCs (got 0)");
+    config_set_defaults(&c);
+    c.traffic.load = NAN;
+    test_expect_error("validate nan", config_validate(&c, err), err,
+                      "traffic.load: nan is out of range");
+    config_set_defaults(&c);
+    snprintf(c.routing.mechanism, sizeof c.routing.mechanism, "nope");
+    test_expect_error("validate name", config_validate(&c, err), err,
+                      "routing.mechanism: unknown value 'nope'");
+}
+
+/* ---- bounds (SPEC section 9) ---- */
+
+static double test_zero_load(int p, int a, int h)
+{
+    char sp[32], sa[32], sh[32];
+    snprintf(sp, sizeof sp, "topology.p=%d", p);
+    snprintf(sa, sizeof sa, "topology.a=%d", a);
+    snprintf(sh, sizeof sh, "topology.h=%d", h);
+    const char *ov[] = {sp, sa, sh};
+    struct sim_config c;
+    struct topology t;
+    char err[256];
+    test_config(&c, ov, 3);
+    CU_ASSERT_EQUAL_FATAL(topology_build(&t, p, a, h, ARRANGEMENT_PALMTREE, err, sizeof err), 0);
+    double latency = bounds_zero_load_latency(&c, &t);
+    topology_free(&t);
+    return latency;
+}
+
+/* Worked by hand with the defaults (injection 1, router 5, local 10, global 100, packet 8):
+ * same router 2+5+7 = 14; same group 2+10+10+7 = 29; other group, averaged over the routers
+ * at each end (half of them own/receive the link) 2+15+10+100+7 = 134. */
+static void test_zero_load_latency_by_hand(void)
+{
+    /* p=1, a=2, h=1: 6 nodes, 30 pairs: 6 in a group, 24 across. */
+    CU_ASSERT_DOUBLE_EQUAL(test_zero_load(1, 2, 1), (6 * 29 + 24 * 134) / 30.0, 1e-9);
+    /* p=2, a=2, h=1: 12 nodes, 132 pairs: 12 same router, 24 same group, 96 across. */
+    CU_ASSERT_DOUBLE_EQUAL(test_zero_load(2, 2, 1), (12 * 14 + 24 * 29 + 96 * 134) / 132.0, 1e-9);
+}
+
+/* The per-class sum of bounds.c equals the plain average over every ordered node pair. */
+static double test_zero_load_brute_force(const struct sim_config *c, const struct topology *t)
+{
+    double sum = 0, pairs = 0;
+    for (int n = 0; n < t->nodes; n++)
+        for (int m = 0; m < t->nodes; m++) {
+            if (n == m)
+                continue;
+            int local, global;
+            topology_min_hops(t, n / t->p, m / t->p, &local, &global);
+            sum += 2 * c->links.injection_latency + (local + global + 1) * c->router.latency +
+                   local * c->links.local_latency + global * c->links.global_latency +
+                   c->traffic.packet_size - 1;
+            pairs++;
+        }
+    return sum / pairs;
+}
+
+static void test_zero_load_latency_brute_force(void)
+{
+    static const int shapes[][4] = {{2, 4, 2, 0}, {3, 1, 3, 0}, {1, 3, 2, 1}, {2, 2, 3, 1}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const int *s = shapes[i];
+        struct sim_config c;
+        struct topology t;
+        char err[256];
+        config_set_defaults(&c);
+        c.links.local_latency = 7; /* distinct latencies make every term count */
+        c.links.injection_latency = 3;
+        CU_ASSERT_EQUAL_FATAL(topology_build(&t, s[0], s[1], s[2],
+                                             s[3] ? ARRANGEMENT_CONSECUTIVE : ARRANGEMENT_PALMTREE,
+                                             err, sizeof err),
+                              0);
+        CU_ASSERT_DOUBLE_EQUAL(bounds_zero_load_latency(&c, &t), test_zero_load_brute_force(&c, &t),
+                               1e-9);
+        topology_free(&t);
+    }
+}
+
+static void test_throughput_bounds(void)
+{
+    struct sim_config c;
+    struct bounds_throughput b;
+    static const char *const ov[] = {"topology.p=2", "topology.a=4", "topology.h=2"};
+    test_config(&c, ov, 3);
+    CU_ASSERT_EQUAL(bounds_throughput(&c, &b), 0);
+    CU_ASSERT_DOUBLE_EQUAL(b.load, 1.0, 0);
+    snprintf(c.traffic.pattern, sizeof c.traffic.pattern, "adversarial");
+    CU_ASSERT_EQUAL(bounds_throughput(&c, &b), 0);
+    CU_ASSERT_DOUBLE_EQUAL(b.load, 1.0 / 8, 1e-12);
+    snprintf(c.traffic.pattern, sizeof c.traffic.pattern, "adversarial_consecutive");
+    CU_ASSERT_EQUAL(bounds_throughput(&c, &b), 0);
+    CU_ASSERT_DOUBLE_EQUAL(b.load, 2.0 / 8, 1e-12);
+    /* Valiant under UN: 1/(2 - 1/(G-1)), 0.503 for the reference network (G = 73). */
+    snprintf(c.traffic.pattern, sizeof c.traffic.pattern, "uniform");
+    snprintf(c.routing.mechanism, sizeof c.routing.mechanism, "valiant");
+    c.topology.a = 12;
+    c.topology.h = 6;
+    CU_ASSERT_EQUAL(bounds_throughput(&c, &b), 0);
+    CU_ASSERT_DOUBLE_EQUAL(b.load, 1.0 / (2.0 - 1.0 / 72), 1e-12);
+    CU_ASSERT(fabs(b.load - 0.503) < 0.001);
+    snprintf(c.traffic.pattern, sizeof c.traffic.pattern, "adversarial");
+    CU_ASSERT_EQUAL(bounds_throughput(&c, &b), -1); /* SPEC states none */
+}
+
+int test_config_register(void)
+{
+    CU_pSuite s = CU_add_suite("config", test_config_init, test_config_cleanup);
+    if (!s)
+        return -1;
+    const struct {
+        const char *name;
+        void (*fn)(void);
+    } tests[] = {
+        {"defaults match SPEC", test_defaults_match_spec},
+        {"config_set_defaults equals loading nothing", test_set_defaults_equals_load},
+        {"schema rows are consistent", test_schema_is_consistent},
+        {"overrides apply in order", test_overrides_apply_in_order},
+        {"file then overrides", test_file_then_overrides},
+        {"shipped configs load", test_shipped_configs_load},
+        {"VCs follow every routing's ladder", test_vcs_follow_every_ladder},
+        {"every registry name loads", test_registry_names_load},
+        {"bad files: one exact message each", test_bad_files},
+        {"unknown names list the registry", test_unknown_names_list_registry},
+        {"unreadable files", test_unreadable_files},
+        {"bad --set: one exact message each", test_bad_overrides},
+        {"cross-setting checks locate the setting", test_cross_checks_locate_settings},
+        {"zero-load latency by hand", test_zero_load_latency_by_hand},
+        {"zero-load latency equals brute force", test_zero_load_latency_brute_force},
+        {"throughput bounds of SPEC section 9", test_throughput_bounds},
+    };
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        if (!CU_add_test(s, tests[i].name, tests[i].fn))
+            return -1;
+    return 0;
+}

@@ -1,0 +1,53 @@
+/* test_util: helpers shared by the suites: configs from overrides, running commands. */
+#include "test_util.h"
+
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+void test_config(struct sim_config *cfg, const char *const *overrides, int n)
+{
+    char err[CONFIG_ERROR_LEN];
+    if (config_load(NULL, overrides, n, cfg, err) == 0)
+        return;
+    fprintf(stderr, "\ntest_config: %s\n", err);
+    if (!CU_get_current_test())
+        abort(); /* outside a test there is no way to fail softly */
+    CU_FAIL_FATAL("test_config: invalid overrides (message above)");
+}
+
+/* Appends what fits of `chunk` to out; the rest is read and dropped so the child never
+ * blocks on a full pipe. */
+static void test_append(char *out, int out_len, int *used, const char *chunk, size_t n)
+{
+    size_t room = out_len > *used + 1 ? (size_t)(out_len - *used - 1) : 0;
+    size_t take = n < room ? n : room;
+    memcpy(out + *used, chunk, take);
+    *used += (int)take;
+    out[*used] = '\0';
+}
+
+int test_run_command(const char *command, char *out, int out_len)
+{
+    size_t len = strlen(command) + 16;
+    char *full = malloc(len);
+    if (!full)
+        return -1;
+    snprintf(full, len, "{ %s\n} 2>&1", command);
+    FILE *pipe = popen(full, "r");
+    free(full);
+    if (!pipe)
+        return -1;
+    char chunk[4096];
+    int used = 0;
+    size_t n;
+    if (out_len > 0)
+        out[0] = '\0';
+    while ((n = fread(chunk, 1, sizeof chunk, pipe)) > 0)
+        if (out_len > 0)
+            test_append(out, out_len, &used, chunk, n);
+    int status = pclose(pipe);
+    return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
