@@ -10,6 +10,7 @@
 
 #include "bounds.h"
 #include "config.h"
+#include "fairness_report.h"
 #include "progress.h"
 #include "result_json.h"
 #include "routing.h"
@@ -30,10 +31,11 @@ struct cli {
     const char **overrides;
     int n_overrides;
     bool quiet;
+    bool fairness; /* run: also print the fairness summary */
 };
 
 static const char main_synopsis[] =
-    "usage: dfsim run CONFIG [-o OUT.json] [--set KEY=VALUE]... [--quiet]\n"
+    "usage: dfsim run CONFIG [-o OUT.json] [--set KEY=VALUE]... [--quiet] [--fairness]\n"
     "       dfsim info CONFIG [--set KEY=VALUE]...\n"
     "       dfsim --help | --version\n";
 
@@ -54,6 +56,8 @@ static void main_help(void)
           "                        --set routing.mechanism=min (strings with or without\n"
           "                        quotes); repeatable, applied in order after the file\n"
           "  -q, --quiet           no progress line on stderr (shown only on a terminal)\n"
+          "  -f, --fairness        run: also print min injected load, Max/Min, CoV and the\n"
+          "                        injected load of each router of group 0\n"
           "  -h, --help            print this help\n"
           "  -V, --version         print the version\n"
           "\n"
@@ -121,6 +125,9 @@ static int main_parse_options(int argc, char **argv, struct cli *cli)
         } else if (strcmp(cli->command, "run") == 0 &&
                    (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0)) {
             cli->quiet = true;
+        } else if (strcmp(cli->command, "run") == 0 &&
+                   (strcmp(arg, "-f") == 0 || strcmp(arg, "--fairness") == 0)) {
+            cli->fairness = true;
         } else {
             return main_bad_usage("%s: unknown option '%s'", cli->command, arg);
         }
@@ -184,7 +191,7 @@ static void main_print_summary(const struct sim_config *cfg, const struct result
 
 /* Everything after the cycle loop: status, summary, document. */
 static int main_finish_run(const struct sim *sim, enum sim_status status, double wall,
-                           const char *out)
+                           const char *out, bool fairness)
 {
     if (status == SIM_DEADLOCK || status == SIM_INVARIANT) {
         fprintf(stderr, "dfsim: %s\n", sim->message);
@@ -212,12 +219,14 @@ static int main_finish_run(const struct sim *sim, enum sim_status status, double
         rc = EXIT_OTHER;
     } else {
         main_print_summary(sim->cfg, &res, out);
+        if (fairness)
+            fairness_report_print(stdout, sim->cfg, &res);
     }
     result_free(&res);
     return rc;
 }
 
-static int main_simulate(const struct sim_config *cfg, bool quiet, const char *out)
+static int main_simulate(const struct sim_config *cfg, const struct cli *cli, const char *out)
 {
     char err[1024];
     struct sim *sim = sim_create(cfg, err, sizeof err);
@@ -226,12 +235,12 @@ static int main_simulate(const struct sim_config *cfg, bool quiet, const char *o
         return EXIT_OTHER;
     }
     struct progress pr;
-    progress_init(&pr, !quiet);
+    progress_init(&pr, !cli->quiet);
     double start = progress_now();
     enum sim_status status = sim_run(sim, progress_update, &pr);
     double wall = progress_now() - start;
     progress_finish(&pr);
-    int rc = main_finish_run(sim, status, wall, out);
+    int rc = main_finish_run(sim, status, wall, out, cli->fairness);
     sim_destroy(sim);
     return rc;
 }
@@ -254,7 +263,7 @@ static int main_run(const struct cli *cli)
     if (rc == EXIT_OK)
         rc = main_output_path(cli, &cfg, out, sizeof out);
     if (rc == EXIT_OK)
-        rc = main_simulate(&cfg, cli->quiet, out);
+        rc = main_simulate(&cfg, cli, out);
     return rc;
 }
 
