@@ -965,11 +965,41 @@ static int config_check_offset(const struct sim_config *cfg, const struct config
                          cfg->traffic.offset, groups);
 }
 
+/* A mechanism that reads routing.global_policy accepts only the policies it implements. */
+static int config_check_policy(const struct sim_config *cfg, const struct config_origin *origin,
+                               char *err)
+{
+    const struct routing_ops *ops = routing_find(cfg->routing.mechanism);
+    if (!ops || !ops->global_policies ||
+        config_name_allowed(ops->global_policies, cfg->routing.global_policy))
+        return 0;
+    char allowed[256] = "";
+    config_join_names(ops->global_policies, allowed, sizeof allowed);
+    return config_report(cfg, origin, "routing.global_policy", "routing.mechanism", err,
+                         "routing '%s' has no global policy '%s' (expected one of: %s)",
+                         ops->name, cfg->routing.global_policy, allowed);
+}
+
+/* In a healthy network nothing moves for at most a router pipeline plus two packet times
+ * while no event is pending; a shorter watchdog would report deadlocks that are not. */
+static int config_check_watchdog(const struct sim_config *cfg, const struct config_origin *origin,
+                                 char *err)
+{
+    long long minimum = (long long)cfg->router.latency + 2LL * cfg->traffic.packet_size + 1;
+    if (cfg->sim.deadlock_cycles >= minimum)
+        return 0;
+    return config_report(cfg, origin, "sim.deadlock_cycles", "router.latency", err,
+                         "%lld cycles is shorter than a healthy pause (expected at least "
+                         "router.latency + 2 * traffic.packet_size + 1 = %lld)",
+                         (long long)cfg->sim.deadlock_cycles, minimum);
+}
+
 static int config_check(const struct sim_config *cfg, const struct config_origin *origin, char *err)
 {
     err[0] = '\0';
     if (config_check_rows(cfg, origin, err) || config_check_radix(cfg, origin, err) ||
         config_check_buffers(cfg, origin, err) || config_check_vcs(cfg, origin, err) ||
+        config_check_policy(cfg, origin, err) || config_check_watchdog(cfg, origin, err) ||
         config_check_offset(cfg, origin, err))
         return -1;
     return 0;
