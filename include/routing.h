@@ -35,8 +35,13 @@ struct route_choice {
     int vc;
     uint8_t ladder_pos;
     uint8_t flags;
+    /* 1 when the decision depends only on the packet and the router (no network state, no
+     * randomness): the router then routes the head once and waits for its output instead
+     * of asking again every cycle. */
+    uint8_t is_static;
     int32_t target;
     int32_t misroute_group;
+    uint32_t cycle; /* set by the router: the cycle a non-static decision was made */
 };
 
 struct routing_ops {

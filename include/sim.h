@@ -3,6 +3,7 @@
 #ifndef DFSIM_SIM_H
 #define DFSIM_SIM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -20,7 +21,8 @@
 struct packet_ring {
     uint32_t base;
     uint16_t head, count, capacity;
-    uint16_t unused;
+    uint16_t head_routed; /* input rings: route_cache holds the head's static decision */
+    uint32_t head_ready; /* input rings: ready_cycle of the head packet (saves a cache miss) */
 };
 
 /* Per (router, port) state. */
@@ -38,9 +40,18 @@ struct port_state {
 struct router_state {
     uint64_t input_nonempty;  /* input ports holding a packet */
     uint64_t output_nonempty; /* output buffers holding a packet */
+    /* Nothing can happen in this router's allocator before allocate_wake, nor on its output
+     * links before send_wake: the cycle loop skips it until then (exact, not a heuristic). */
+    uint32_t allocate_wake, send_wake;
 };
 
-enum sim_status { SIM_OK = 0, SIM_DEADLOCK = 3, SIM_INVARIANT = 4, SIM_NOMEM = 5 };
+enum sim_status {
+    SIM_OK = 0,
+    SIM_DEADLOCK = 3,
+    SIM_INVARIANT = 4,
+    SIM_NOMEM = 5,
+    SIM_STOPPED = 6 /* *sim->stop was set (a signal): the run is incomplete */
+};
 
 struct sim {
     const struct sim_config *cfg;
@@ -67,6 +78,7 @@ struct sim {
     uint32_t *slots;               /* storage of every packet_ring */
     struct packet_ring *input_vc;  /* [router * vcs_per_router + port_vc_offset[port] + vc] */
     int32_t *credits;              /* same indexing: phits free downstream of an output VC */
+    struct route_choice *route_cache; /* same indexing: static decision of each input head */
     struct port_state *ports;      /* [router * radix + port] */
     struct router_state *routers;
     struct event_wheel wheel;
@@ -78,6 +90,8 @@ struct sim {
     uint64_t in_network;           /* packets generated and not yet delivered */
     bool measuring;
     bool check_invariants;         /* verify the invariants every cycle (tests, --check) */
+    uint32_t check_every;          /* > 1: check only cycles that are multiples of it */
+    volatile sig_atomic_t *stop;   /* if set and non-zero, sim_run stops (SIM_STOPPED): signals */
     enum sim_status status;
     char message[1024];            /* diagnostic when status != SIM_OK */
 
@@ -97,7 +111,9 @@ enum sim_status sim_step(struct sim *sim);
 /* Runs warm-up and measurement; progress(cycle, ctx) is called every so often if non-NULL. */
 enum sim_status sim_run(struct sim *sim, void (*progress)(const struct sim *, void *), void *ctx);
 
-/* Independent recount of every packet and credit; returns 0 or -1 with sim->message set. */
+/* Independent recount of every packet, credit and link event, with the VC-ladder rules;
+ * returns 0 or -1 with sim->message set (and status SIM_INVARIANT). With check_every = K > 1
+ * only cycles that are multiples of K are checked (the others return 0 at once). */
 int sim_check_invariants(struct sim *sim);
 
 static inline int sim_vc_index(const struct sim *sim, int router, int port, int vc)

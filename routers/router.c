@@ -5,8 +5,18 @@
 
 #include "sim.h"
 
-/* Per-cycle scratch of one allocation iteration (on the stack: no allocation). */
+/* One router seen from its allocator this cycle: the bases of its arrays, computed once
+ * (the compiler cannot hoist them out of loops that store through other pointers). */
 struct allocation {
+    struct sim *sim;
+    int router;
+    uint32_t now;
+    struct port_state *ports;  /* this router's ports */
+    struct packet_ring *rings; /* this router's input VCs, by port_vc_offset + vc */
+    int32_t *credits;          /* this router's output credits, same indexing */
+    /* Per-cycle scratch of the allocation iterations (on the stack: no allocation). */
+    uint32_t wake;                          /* earliest cycle a waiting head may go */
+    uint64_t requesting_inputs;             /* inputs that made a request */
     uint64_t outputs_requested;             /* outputs with at least one request */
     uint64_t requests[TOPOLOGY_MAX_RADIX];  /* per output: input ports requesting it */
     struct route_choice choice[TOPOLOGY_MAX_RADIX]; /* per input: its chosen request */
@@ -38,51 +48,91 @@ static inline void ring_push(struct sim *sim, struct packet_ring *ring, uint32_t
 
 /* Can the output take this request now (crossbar output free, room in the output buffer,
  * credits for the whole packet at the next VC)? */
-static int router_output_ready(const struct sim *sim, int router, uint64_t outputs_taken,
-                               const struct route_choice *ch)
+/* When can the output take this request (crossbar output free, room in the output buffer,
+ * credits for the whole packet at the next VC)? 0 = now; otherwise the cycle it frees up,
+ * or UINT32_MAX when only an event (credits returning, the output buffer draining) can free
+ * it: those events wake the router. */
+static uint32_t router_output_blocked(const struct allocation *al, uint64_t outputs_taken,
+                                      const struct route_choice *ch)
 {
-    const struct port_state *out = sim_port(sim, router, ch->out_port);
-    uint64_t now = sim->cycle;
-    if ((outputs_taken >> ch->out_port) & 1 || out->output_busy_until > now ||
-        out->output.count == out->output.capacity)
+    const struct sim *sim = al->sim;
+    const struct port_state *out = &al->ports[ch->out_port];
+    if ((outputs_taken >> ch->out_port) & 1)
+        return al->now + 1;
+    if (out->output_busy_until > al->now)
+        return out->output_busy_until;
+    if (out->output.count == out->output.capacity)
+        return UINT32_MAX;
+    if (sim->port_class[ch->out_port] != PORT_NODE &&
+        al->credits[sim->port_vc_offset[ch->out_port] + ch->vc] < sim->packet_size)
+        return UINT32_MAX;
+    return 0;
+}
+
+/* The routing decision for the head of input (in, vc), kept in the route cache: a static
+ * one for as long as the packet is the head, an adaptive one for the cycle (route
+ * computation precedes allocation: every iteration of the allocator sees the same
+ * decision, taken on the state at the start of the cycle). */
+static int router_route_head(struct allocation *al, int in, int vc, struct packet_ring *ring,
+                             const struct packet *pk, struct route_choice *ch)
+{
+    struct sim *sim = al->sim;
+    struct route_choice *cached = &sim->route_cache[(size_t)(ring - sim->input_vc)];
+    if (ring->head_routed && (cached->is_static || cached->cycle == al->now)) {
+        *ch = *cached;
         return 0;
-    if (sim->port_class[ch->out_port] == PORT_NODE)
-        return 1;
-    return sim->credits[sim_vc_index(sim, router, ch->out_port, ch->vc)] >= sim->packet_size;
+    }
+    if (sim->routing->route(sim, al->router, in, pk, ch)) {
+        sim->status = SIM_INVARIANT;
+        snprintf(sim->message, sizeof sim->message,
+                 "cycle %u: router %d port %d vc %d: packet %u (%u->%u) has no route on the VC "
+                 "ladder (ladder position %d)",
+                 al->now, al->router, in, vc, pk->id, pk->src, pk->dst, pk->ladder_pos);
+        return -1;
+    }
+    ch->cycle = al->now;
+    *cached = *ch;
+    ring->head_routed = 1;
+    return 0;
 }
 
 /* Input arbiter of one input port: among the VCs whose head packet is ready and requests an
  * output that can take it, pick one. Returns the VC or -1. */
-static int router_input_request(struct sim *sim, int router, int in, uint64_t outputs_taken,
-                                struct allocation *al)
+static int router_input_request(struct allocation *al, int in, uint64_t outputs_taken)
 {
-    struct port_state *ps = sim_port(sim, router, in);
+    struct sim *sim = al->sim;
+    struct port_state *ps = &al->ports[in];
+    struct packet_ring *rings = &al->rings[sim->port_vc_offset[in]];
     struct route_choice choice[16];
     uint32_t age[16];
     uint64_t candidates = 0;
     for (uint32_t mask = ps->input_vc_mask; mask; mask &= mask - 1) {
         int vc = __builtin_ctz(mask);
-        struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, in, vc)];
-        const struct packet *pk = sim_packet(sim, ring_front(sim, ring));
-        if (pk->ready_cycle > sim->cycle)
-            continue;
-        if (sim->routing->route(sim, router, in, pk, &choice[vc])) {
-            sim->status = SIM_INVARIANT;
-            snprintf(sim->message, sizeof sim->message,
-                     "cycle %llu: router %d port %d vc %d: packet %u (%u->%u) has no route on "
-                     "the VC ladder (ladder position %d)",
-                     (unsigned long long)sim->cycle, router, in, vc, pk->id, pk->src, pk->dst,
-                     pk->ladder_pos);
+        struct packet_ring *ring = &rings[vc];
+        if (ring->head_ready > al->now) {
+            if (ring->head_ready < al->wake)
+                al->wake = ring->head_ready;
             continue;
         }
-        if (!router_output_ready(sim, router, outputs_taken, &choice[vc]))
+        const struct packet *pk = sim_packet(sim, ring_front(sim, ring));
+        if (router_route_head(al, in, vc, ring, pk, &choice[vc]))
             continue;
+        uint32_t blocked = router_output_blocked(al, outputs_taken, &choice[vc]);
+        if (blocked) {
+            /* An adaptive decision may change next cycle: ask again then. */
+            if (!choice[vc].is_static)
+                blocked = al->now + 1;
+            if (blocked < al->wake)
+                al->wake = blocked;
+            continue;
+        }
         candidates |= 1ull << vc;
         age[vc] = pk->gen_cycle;
     }
     if (!candidates)
         return -1;
     int vc = sim->arbiter->pick(candidates, ps->input_pointer, age);
+    al->requesting_inputs |= 1ull << in;
     al->choice[in] = choice[vc];
     al->vc[in] = (uint8_t)vc;
     al->age[in] = age[vc];
@@ -118,9 +168,11 @@ static void router_return_credit(struct sim *sim, int router, int in, int vc, ui
 }
 
 /* The hop's bookkeeping on the packet: counters, minimality, the routing state it commits. */
-static void router_commit_hop(struct sim *sim, int router, struct packet *pk,
+static void router_commit_hop(const struct allocation *al, struct packet *pk,
                               const struct route_choice *ch)
 {
+    struct sim *sim = al->sim;
+    int router = al->router;
     const struct topology *t = &sim->topo;
     enum port_class cls = sim->port_class[ch->out_port];
     uint8_t flags = ch->flags & (uint8_t)~PACKET_HOP_NONMINIMAL;
@@ -135,7 +187,7 @@ static void router_commit_hop(struct sim *sim, int router, struct packet *pk,
             pk->hops_local++;
         else
             pk->hops_global++;
-        sim->credits[sim_vc_index(sim, router, ch->out_port, ch->vc)] -= sim->packet_size;
+        al->credits[sim->port_vc_offset[ch->out_port] + ch->vc] -= sim->packet_size;
     }
     pk->flags = flags;
     pk->ladder_pos = ch->ladder_pos;
@@ -145,16 +197,21 @@ static void router_commit_hop(struct sim *sim, int router, struct packet *pk,
 }
 
 /* Moves the granted packet from input (in, vc) to the output buffer of ch->out_port. */
-static void router_grant(struct sim *sim, int router, int in, int vc,
+static void router_grant(const struct allocation *al, int in, int vc,
                          const struct route_choice *ch)
 {
-    uint64_t now = sim->cycle;
-    struct port_state *ps_in = sim_port(sim, router, in);
-    struct port_state *ps_out = sim_port(sim, router, ch->out_port);
-    struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, in, vc)];
+    struct sim *sim = al->sim;
+    int router = al->router;
+    uint64_t now = al->now;
+    struct port_state *ps_in = &al->ports[in];
+    struct port_state *ps_out = &al->ports[ch->out_port];
+    struct packet_ring *ring = &al->rings[sim->port_vc_offset[in] + vc];
     uint32_t index = ring_pop(sim, ring);
     struct packet *pk = sim_packet(sim, index);
-    if (!ring->count) {
+    ring->head_routed = 0;
+    if (ring->count) {
+        ring->head_ready = sim_packet(sim, ring_front(sim, ring))->ready_cycle;
+    } else {
         ps_in->input_vc_mask &= (uint16_t)~(1u << vc);
         if (!ps_in->input_vc_mask)
             sim->routers[router].input_nonempty &= ~(1ull << in);
@@ -169,33 +226,69 @@ static void router_grant(struct sim *sim, int router, int in, int vc,
         finish = (uint64_t)pk->tail_cycle + 1;
     ps_in->input_busy_until = (uint32_t)finish;
     ps_out->output_busy_until = (uint32_t)finish;
-    router_commit_hop(sim, router, pk, ch);
+    router_commit_hop(al, pk, ch);
     if (cls_in == PORT_NODE)
         router_count_injection(sim, router, pk);
     else
         router_return_credit(sim, router, in, vc, finish);
     pk->ready_cycle = (uint32_t)(now + 1);
     ring_push(sim, &ps_out->output, index);
-    sim->routers[router].output_nonempty |= 1ull << ch->out_port;
+    struct router_state *rs = &sim->routers[router];
+    rs->output_nonempty |= 1ull << ch->out_port;
+    if (pk->ready_cycle < rs->send_wake)
+        rs->send_wake = pk->ready_cycle;
     sim->last_progress_cycle = now;
     if (sim->on_hop)
         sim->on_hop(sim->on_hop_ctx, sim, router, in, index, ch);
+}
+
+/* The next cycle this router's allocator can act: a request that lost arbitration comes
+ * back next cycle; a busy input, when its transfer ends; heads in the pipeline, when their
+ * delay is over; heads waiting for an output, as router_output_blocked says (events wake
+ * the router for credits and output-buffer room). Exact: a skipped cycle could not have
+ * granted anything nor consumed a random number. */
+static uint32_t router_allocate_wake(const struct allocation *al, uint64_t inputs_taken)
+{
+    uint32_t wake = al->wake, now = al->now;
+    if (al->requesting_inputs & ~inputs_taken)
+        return now + 1;
+    uint64_t busy = al->sim->routers[al->router].input_nonempty;
+    for (; busy; busy &= busy - 1) {
+        const struct port_state *ps = &al->ports[__builtin_ctzll(busy)];
+        if (ps->input_busy_until > now && ps->input_busy_until < wake)
+            wake = ps->input_busy_until;
+    }
+    return wake;
 }
 
 void router_allocate(struct sim *sim, int router)
 {
     struct router_state *rs = &sim->routers[router];
     uint64_t inputs_taken = 0, outputs_taken = 0;
+    int vc_base = router * sim->vcs_per_router;
     struct allocation al;
-    for (int it = 0; it < sim->cfg->router.allocator_iterations; it++) {
+    al.sim = sim;
+    al.router = router;
+    al.now = (uint32_t)sim->cycle;
+    al.ports = &sim->ports[router * sim->topo.radix];
+    al.rings = &sim->input_vc[vc_base];
+    al.credits = &sim->credits[vc_base];
+    al.wake = UINT32_MAX;
+    al.requesting_inputs = 0;
+    /* An input that made no request in an iteration makes none in the next (decisions are
+     * fixed for the cycle and outputs only get taken): later iterations revisit only the
+     * inputs that requested and lost. */
+    uint64_t candidates = rs->input_nonempty;
+    for (int it = 0; it < sim->cfg->router.allocator_iterations && candidates; it++) {
         al.outputs_requested = 0;
-        for (uint64_t in_mask = rs->input_nonempty & ~inputs_taken; in_mask;
-             in_mask &= in_mask - 1) {
+        uint64_t requested_now = 0;
+        for (uint64_t in_mask = candidates & ~inputs_taken; in_mask; in_mask &= in_mask - 1) {
             int in = __builtin_ctzll(in_mask);
-            if (sim_port(sim, router, in)->input_busy_until > sim->cycle)
+            if (al.ports[in].input_busy_until > al.now)
                 continue;
-            if (router_input_request(sim, router, in, outputs_taken, &al) < 0)
+            if (router_input_request(&al, in, outputs_taken) < 0)
                 continue;
+            requested_now |= 1ull << in;
             int out = al.choice[in].out_port;
             if (!((al.outputs_requested >> out) & 1)) {
                 al.outputs_requested |= 1ull << out;
@@ -207,36 +300,50 @@ void router_allocate(struct sim *sim, int router)
             break;
         for (uint64_t out_mask = al.outputs_requested; out_mask; out_mask &= out_mask - 1) {
             int out = __builtin_ctzll(out_mask);
-            struct port_state *ps_out = sim_port(sim, router, out);
+            struct port_state *ps_out = &al.ports[out];
             int in = arbiter_pick_output(sim->arbiter, al.requests[out], ps_out->output_pointer,
                                          al.age, sim->cfg->router.transit_priority,
                                          sim->transit_port_mask);
             int vc = al.vc[in];
-            router_grant(sim, router, in, vc, &al.choice[in]);
-            ps_out->output_pointer = (uint8_t)((in + 1) % sim->topo.radix);
-            struct port_state *ps_in = sim_port(sim, router, in);
-            ps_in->input_pointer = (uint8_t)((vc + 1) % sim->port_vcs[in]);
+            router_grant(&al, in, vc, &al.choice[in]);
+            ps_out->output_pointer = (uint8_t)(in + 1 == sim->topo.radix ? 0 : in + 1);
+            al.ports[in].input_pointer = (uint8_t)(vc + 1 == sim->port_vcs[in] ? 0 : vc + 1);
             inputs_taken |= 1ull << in;
             outputs_taken |= 1ull << out;
         }
+        candidates = requested_now;
     }
+    rs->allocate_wake = router_allocate_wake(&al, inputs_taken);
 }
 
 void router_send(struct sim *sim, int router)
 {
     struct router_state *rs = &sim->routers[router];
     uint64_t now = sim->cycle;
+    uint32_t wake = UINT32_MAX;
     for (uint64_t mask = rs->output_nonempty; mask; mask &= mask - 1) {
         int out = __builtin_ctzll(mask);
         struct port_state *ps = sim_port(sim, router, out);
-        if (ps->link_busy_until > now)
-            continue;
         struct packet *pk = sim_packet(sim, ring_front(sim, &ps->output));
-        if (pk->ready_cycle > now)
+        uint32_t can_send = ps->link_busy_until > pk->ready_cycle ? ps->link_busy_until
+                                                                  : pk->ready_cycle;
+        if (can_send > now) {
+            if (can_send < wake)
+                wake = can_send;
             continue;
+        }
         uint32_t index = ring_pop(sim, &ps->output);
-        if (!ps->output.count)
+        /* Room in the output buffer: a head waiting for it may go next cycle. */
+        if (rs->allocate_wake > now + 1)
+            rs->allocate_wake = (uint32_t)now + 1;
+        if (ps->output.count) {
+            /* The next packet waits for the link (packet_size cycles) at least. */
+            uint32_t next = (uint32_t)now + (uint32_t)sim->packet_size;
+            if (next < wake)
+                wake = next;
+        } else {
             rs->output_nonempty &= ~(1ull << out);
+        }
         enum port_class cls = sim->port_class[out];
         pk->wait[cls == PORT_GLOBAL ? WAIT_GLOBAL_QUEUES : WAIT_LOCAL_QUEUES] +=
             (uint32_t)(now - pk->mark_cycle);
@@ -259,4 +366,5 @@ void router_send(struct sim *sim, int router)
             sim->status = SIM_NOMEM;
         sim->last_progress_cycle = now;
     }
+    rs->send_wake = wake;
 }

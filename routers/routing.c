@@ -71,6 +71,7 @@ int routing_minimal_choice(struct sim *sim, int router, const struct packet *pk,
     out->misroute_group = pk->misroute_group;
     out->ladder_pos = pk->ladder_pos;
     out->vc = 0;
+    out->is_static = 1;
     if (target < 0)
         target = dst_router;
     if (router == dst_router && target == dst_router) {

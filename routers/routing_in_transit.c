@@ -162,11 +162,23 @@ static int local_misroute(struct sim *sim, int router, const struct packet *pk,
     return 1;
 }
 
+static int in_transit_decide(struct sim *sim, int router, const struct packet *pk,
+                             struct route_choice *out);
+
+/* Re-evaluated every cycle the head requests: never a static decision. */
 static int in_transit_route(struct sim *sim, int router, int in_port, const struct packet *pk,
                             struct route_choice *out)
 {
-    const struct topology *t = &sim->topo;
     (void)in_port;
+    int rc = in_transit_decide(sim, router, pk, out);
+    out->is_static = 0;
+    return rc;
+}
+
+static int in_transit_decide(struct sim *sim, int router, const struct packet *pk,
+                             struct route_choice *out)
+{
+    const struct topology *t = &sim->topo;
     if (pk->target == router) {
         /* The neighbour an NRG hop chose: leave through one of its global ports. */
         global_candidate(sim, router, pk, random_global_port(sim), out);

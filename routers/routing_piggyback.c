@@ -13,11 +13,24 @@
 
 static const char *const piggyback_policies[] = {"crg", "rrg", NULL};
 
+/* What the source decision needs of the packet at the head of an injection queue, fixed
+ * while it waits there: both first hops, both path lengths and the minimal global link.
+ * Computed at its first evaluation, reused every cycle after (UGAL-L and the flag test then
+ * cost a few loads). */
+struct piggyback_plan {
+    uint32_t packet_id;
+    int32_t gateway; /* router owning the minimal path's global link */
+    uint8_t min_port, min_vc, min_pos, non_port, non_vc, non_pos, hops_min, hops_non;
+    uint8_t gateway_port; /* that link's index among the gateway's global ports */
+    uint8_t valid;
+};
+
 struct piggyback_state {
     int slots;            /* local_latency + 1 cycles of history */
     int write_slot;       /* slot of this cycle's flags */
     int read_slot;        /* slot of the flags computed local_latency cycles ago */
     uint64_t *flags;      /* [slot * routers + router] */
+    struct piggyback_plan *plans; /* [node * vcs.injection + injection VC] */
 };
 
 static void piggyback_ladder(const struct sim_config *cfg, struct vc_ladder *out)
@@ -33,7 +46,10 @@ static int piggyback_init(struct sim *sim)
         return -1;
     st->slots = sim->cfg->links.local_latency + 1;
     st->flags = calloc((size_t)st->slots * (size_t)sim->topo.routers, sizeof *st->flags);
-    if (!st->flags) {
+    st->plans = calloc((size_t)sim->topo.nodes * (size_t)sim->vcs_injection, sizeof *st->plans);
+    if (!st->flags || !st->plans) {
+        free(st->flags);
+        free(st->plans);
         free(st);
         return -1;
     }
@@ -44,8 +60,10 @@ static int piggyback_init(struct sim *sim)
 static void piggyback_destroy(struct sim *sim)
 {
     struct piggyback_state *st = sim->routing_state;
-    if (st)
+    if (st) {
         free(st->flags);
+        free(st->plans);
+    }
     free(st);
     sim->routing_state = NULL;
 }
@@ -122,42 +140,68 @@ static int path_hops(const struct topology *t, int from, int via, int to)
     return hops + local + global;
 }
 
-/* The source decision: misroute iff the minimal global link is flagged saturated, or
- * q_min * H_min > q_nonmin * H_nonmin + T_local * packet_size (UGAL-L). */
-static int piggyback_prefers_nonminimal(struct sim *sim, int router, const struct packet *pk,
-                                        const struct route_choice *min,
-                                        const struct route_choice *nonmin)
+static int piggyback_make_plan(struct sim *sim, int router, const struct packet *pk,
+                               struct piggyback_plan *plan)
 {
     const struct topology *t = &sim->topo;
+    struct route_choice min, nonmin;
+    if (routing_minimal_choice(sim, router, pk, -1, &min) ||
+        routing_minimal_choice(sim, router, pk, pk->target, &nonmin))
+        return -1;
     int dst_router = (int)pk->dst / t->p, dst_group = dst_router / t->a;
-    int gateway = t->gateway[(router / t->a) * t->groups + dst_group];
-    int k = t->global_port_to_group[gateway * t->groups + dst_group] - t->first_global_port;
-    if ((piggyback_flags_seen(sim, router, gateway) >> k) & 1)
+    plan->packet_id = pk->id;
+    plan->gateway = t->gateway[(router / t->a) * t->groups + dst_group];
+    plan->gateway_port = (uint8_t)(t->global_port_to_group[plan->gateway * t->groups + dst_group] -
+                                   t->first_global_port);
+    plan->min_port = (uint8_t)min.out_port;
+    plan->min_vc = (uint8_t)min.vc;
+    plan->min_pos = min.ladder_pos;
+    plan->non_port = (uint8_t)nonmin.out_port;
+    plan->non_vc = (uint8_t)nonmin.vc;
+    plan->non_pos = nonmin.ladder_pos;
+    plan->hops_min = (uint8_t)path_hops(t, router, -1, dst_router);
+    plan->hops_non = (uint8_t)path_hops(t, router, pk->target, dst_router);
+    plan->valid = 1;
+    return 0;
+}
+
+/* The source decision: misroute iff the minimal global link is flagged saturated, or
+ * q_min * H_min > q_nonmin * H_nonmin + T_local * packet_size (UGAL-L). */
+static int piggyback_prefers_nonminimal(const struct sim *sim, int router,
+                                        const struct piggyback_plan *plan)
+{
+    if ((piggyback_flags_seen(sim, router, plan->gateway) >> plan->gateway_port) & 1)
         return 1;
-    int64_t q_min = sim_output_occupancy(sim, router, min->out_port, min->vc);
-    int64_t q_non = sim_output_occupancy(sim, router, nonmin->out_port, nonmin->vc);
-    int64_t h_min = path_hops(t, router, -1, dst_router);
-    int64_t h_non = path_hops(t, router, pk->target, dst_router);
-    return q_min * h_min >
-           q_non * h_non + (int64_t)sim->cfg->routing.pb_local_threshold * sim->packet_size;
+    int64_t q_min = sim_output_occupancy(sim, router, plan->min_port, plan->min_vc);
+    int64_t q_non = sim_output_occupancy(sim, router, plan->non_port, plan->non_vc);
+    return q_min * plan->hops_min >
+           q_non * plan->hops_non + (int64_t)sim->cfg->routing.pb_local_threshold * sim->packet_size;
 }
 
 static int piggyback_route(struct sim *sim, int router, int in_port, const struct packet *pk,
                            struct route_choice *out)
 {
-    (void)in_port;
     /* Decided packets (and those without a nonminimal candidate) follow their path. */
     if ((pk->flags & PACKET_DECIDED) || pk->target < 0)
         return routing_via_target(sim, router, pk, out);
-    struct route_choice min, nonmin;
-    if (routing_minimal_choice(sim, router, pk, -1, &min) ||
-        routing_minimal_choice(sim, router, pk, pk->target, &nonmin))
+    struct piggyback_state *st = sim->routing_state;
+    int node = router * sim->topo.p + in_port;
+    struct piggyback_plan *plan = &st->plans[node * sim->vcs_injection + pk->vc];
+    if ((!plan->valid || plan->packet_id != pk->id) && piggyback_make_plan(sim, router, pk, plan))
         return -1;
-    if (piggyback_prefers_nonminimal(sim, router, pk, &min, &nonmin)) {
-        *out = nonmin;
+    out->flags = pk->flags;
+    out->misroute_group = pk->misroute_group;
+    out->is_static = 0; /* flags and occupancies change: decide again every cycle */
+    if (piggyback_prefers_nonminimal(sim, router, plan)) {
+        out->out_port = plan->non_port;
+        out->vc = plan->non_vc;
+        out->ladder_pos = plan->non_pos;
+        out->target = pk->target;
         out->flags |= PACKET_NONMINIMAL;
     } else {
-        *out = min;
+        out->out_port = plan->min_port;
+        out->vc = plan->min_vc;
+        out->ladder_pos = plan->min_pos;
         out->target = -1;
     }
     return 0;

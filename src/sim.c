@@ -52,9 +52,11 @@ static int sim_alloc_buffers(struct sim *sim)
     sim->slots = malloc(slots * sizeof *sim->slots);
     sim->input_vc = calloc(vcs, sizeof *sim->input_vc);
     sim->credits = calloc(vcs, sizeof *sim->credits);
+    sim->route_cache = calloc(vcs, sizeof *sim->route_cache);
     sim->ports = calloc(ports, sizeof *sim->ports);
     sim->routers = calloc((size_t)t->routers, sizeof *sim->routers);
-    if (!sim->slots || !sim->input_vc || !sim->credits || !sim->ports || !sim->routers)
+    if (!sim->slots || !sim->input_vc || !sim->credits || !sim->route_cache || !sim->ports ||
+        !sim->routers)
         return -1;
     uint32_t base = 0;
     for (int r = 0; r < t->routers; r++)
@@ -156,6 +158,7 @@ void sim_destroy(struct sim *sim)
     free(sim->slots);
     free(sim->input_vc);
     free(sim->credits);
+    free(sim->route_cache);
     free(sim->ports);
     free(sim->routers);
     topology_free(&sim->topo);
@@ -177,20 +180,28 @@ static void sim_enter_buffer(struct sim *sim, int router, int port, int vc, uint
     if (tail >= ring->capacity)
         tail -= ring->capacity;
     sim->slots[ring->base + tail] = index;
-    ring->count++;
+    if (ring->count++ == 0) {
+        ring->head_ready = pk->ready_cycle;
+        ring->head_routed = 0;
+    }
     sim_port(sim, router, port)->input_vc_mask |= (uint16_t)(1u << vc);
-    sim->routers[router].input_nonempty |= 1ull << port;
+    struct router_state *rs = &sim->routers[router];
+    rs->input_nonempty |= 1ull << port;
+    if (pk->ready_cycle < rs->allocate_wake)
+        rs->allocate_wake = pk->ready_cycle;
 }
 
 /* Phase 1: Bernoulli sources. A packet that finds its injection queue full is refused. */
 static void sim_generate(struct sim *sim)
 {
     const struct topology *t = &sim->topo;
-    uint64_t now = sim->cycle;
+    uint64_t now = sim->cycle, threshold = sim->generation_threshold;
+    /* A local copy of the stream keeps its state in registers (sim may alias it). */
+    struct rng rng = sim->traffic_rng;
     for (int n = 0; n < t->nodes; n++) {
-        if (!rng_bernoulli(&sim->traffic_rng, sim->generation_threshold))
+        if (!rng_bernoulli(&rng, threshold))
             continue;
-        uint32_t dst = sim->pattern->destination(sim, (uint32_t)n, &sim->traffic_rng);
+        uint32_t dst = sim->pattern->destination(sim, (uint32_t)n, &rng);
         int vc = (int)((uint64_t)dst * (uint64_t)sim->vcs_injection / (uint64_t)t->nodes);
         int router = n / t->p, port = n % t->p;
         struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, port, vc)];
@@ -204,7 +215,7 @@ static void sim_generate(struct sim *sim)
         uint32_t index = packet_alloc(&sim->pool);
         if (index == PACKET_NONE) {
             sim->status = SIM_NOMEM;
-            return;
+            break;
         }
         struct packet *pk = sim_packet(sim, index);
         pk->src = (uint32_t)n;
@@ -222,6 +233,7 @@ static void sim_generate(struct sim *sim)
             sim->stats.generated_phits += (uint64_t)sim->packet_size;
         }
     }
+    sim->traffic_rng = rng;
 }
 
 static void sim_deliver(struct sim *sim, uint32_t index)
@@ -266,6 +278,9 @@ static void sim_process_events(struct sim *sim)
         case EVENT_CREDIT:
             sim->credits[sim_vc_index(sim, (int)ev->router, ev->port, ev->vc)] +=
                 sim->packet_size;
+            /* A head waiting for these credits may go this very cycle. */
+            if (sim->routers[ev->router].allocate_wake > now)
+                sim->routers[ev->router].allocate_wake = (uint32_t)now;
             break;
         case EVENT_DELIVERY:
             sim_deliver(sim, ev->packet);
@@ -277,29 +292,40 @@ static void sim_process_events(struct sim *sim)
     event_wheel_clear(&sim->wheel, bucket);
 }
 
-/* Names the first stuck buffers: what a user needs to see why nothing moves. */
-static void sim_report_deadlock(struct sim *sim)
+/* Appends up to `room` non-empty input buffers of one kind (transit or injection). */
+static int sim_describe_stuck(struct sim *sim, bool injection, int room, int *len)
 {
     const struct topology *t = &sim->topo;
+    int shown = 0;
+    for (int r = 0; r < t->routers && shown < room; r++)
+        for (int port = 0; port < t->radix && shown < room; port++) {
+            if ((sim->port_class[port] == PORT_NODE) != injection)
+                continue;
+            for (int vc = 0; vc < sim->port_vcs[port] && shown < room; vc++) {
+                const struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, port, vc)];
+                if (!ring->count)
+                    continue;
+                const struct packet *pk = sim_packet(sim, sim->slots[ring->base + ring->head]);
+                size_t left = sizeof sim->message - (size_t)*len;
+                int n = snprintf(sim->message + *len, left,
+                                 " [router %d port %d vc %d: %u packets, head %u (%u->%u)]", r,
+                                 port, vc, ring->count, pk->id, pk->src, pk->dst);
+                *len += n < (int)left ? n : (int)left - 1;
+                shown++;
+            }
+        }
+    return shown;
+}
+
+/* Names the first stuck buffers, transit ones first: they hold the cycle of waits. */
+static void sim_report_deadlock(struct sim *sim)
+{
     int len = snprintf(sim->message, sizeof sim->message,
                        "deadlock: %" PRIu64 " packets in flight and nothing moved for %" PRId64
                        " cycles (cycle %" PRIu64 "); stuck buffers:",
                        sim->in_network, sim->cfg->sim.deadlock_cycles, sim->cycle);
-    int shown = 0;
-    for (int r = 0; r < t->routers && shown < 6; r++)
-        for (int port = 0; port < t->radix && shown < 6; port++)
-            for (int vc = 0; vc < sim->port_vcs[port] && shown < 6; vc++) {
-                const struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, port, vc)];
-                if (!ring->count || sim->port_class[port] == PORT_NODE)
-                    continue;
-                const struct packet *pk = sim_packet(sim, sim->slots[ring->base + ring->head]);
-                len += snprintf(sim->message + len, sizeof sim->message - (size_t)len,
-                                " [router %d port %d vc %d: %u packets, head %u (%u->%u)]", r,
-                                port, vc, ring->count, pk->id, pk->src, pk->dst);
-                shown++;
-                if (len >= (int)sizeof sim->message)
-                    return;
-            }
+    int shown = sim_describe_stuck(sim, false, 6, &len);
+    sim_describe_stuck(sim, true, 6 - shown, &len);
 }
 
 enum sim_status sim_step(struct sim *sim)
@@ -310,13 +336,16 @@ enum sim_status sim_step(struct sim *sim)
     sim_process_events(sim);
     if (sim->routing->on_cycle)
         sim->routing->on_cycle(sim);
+    uint32_t now = (uint32_t)sim->cycle;
     for (int r = 0; r < t->routers; r++)
-        if (sim->routers[r].input_nonempty)
+        if (sim->routers[r].input_nonempty && sim->routers[r].allocate_wake <= now)
             router_allocate(sim, r);
     for (int r = 0; r < t->routers; r++)
-        if (sim->routers[r].output_nonempty)
+        if (sim->routers[r].output_nonempty && sim->routers[r].send_wake <= now)
             router_send(sim, r);
-    if (sim->status == SIM_OK && sim->in_network &&
+    /* Deadlock: packets in the network, none moved for deadlock_cycles and nothing on its
+     * way (no packet, credit or delivery pending on a link). */
+    if (sim->status == SIM_OK && sim->in_network && sim->wheel.pending == 0 &&
         sim->cycle - sim->last_progress_cycle > (uint64_t)sim->cfg->sim.deadlock_cycles) {
         sim->status = SIM_DEADLOCK;
         sim_report_deadlock(sim);
@@ -330,6 +359,8 @@ enum sim_status sim_step(struct sim *sim)
 enum sim_status sim_run(struct sim *sim, void (*progress)(const struct sim *, void *), void *ctx)
 {
     while (sim->cycle < sim->total_cycles && sim->status == SIM_OK) {
+        if (sim->stop && *sim->stop)
+            return sim->status = SIM_STOPPED;
         sim_step(sim);
         if (progress && (sim->cycle & 255) == 0)
             progress(sim, ctx);
