@@ -1,20 +1,32 @@
 #!/bin/sh
-# bench: speed of the reference network (`make bench`, not part of the tests). Runs each
-# benchmark below with ./dfsim and prints wall seconds, simulated cycles/s, router-cycles/s
-# and peak memory.
+# bench: speed of dfsim (`make bench`, never part of the tests). Runs each benchmark below
+# with ./dfsim and prints wall seconds, simulated cycles/s, router-cycles/s, peak memory and,
+# where the benchmark has targets, PASS or MISS against them.
 #
-# To add a benchmark, add a line "name|settings" to BENCHMARKS: settings are KEY=VALUE pairs
-# separated by spaces (no spaces inside a value), applied with --set after COMMON.
-CONFIG=conf/paper_h6.cfg
+# One line per benchmark: "name|config|settings|targets". settings are KEY=VALUE pairs
+# separated by spaces, applied with --set after COMMON. targets (optional) are any of
+# rcps>=N (router-cycles per second), wall<=S (seconds), mem<=M (peak MiB).
 COMMON="sim.warmup_cycles=10000 sim.measure_cycles=15000"
-BENCHMARKS='
-un_min_0.4|traffic.pattern=uniform traffic.load=0.4 routing.mechanism=min
-advc_min_0.4|traffic.pattern=adversarial_consecutive traffic.load=0.4 routing.mechanism=min
-'
+H6=conf/paper_h6.cfg
+H3="topology.p=3 topology.a=6 topology.h=3"
+H8="topology.p=8 topology.a=16 topology.h=8"
+H10="topology.p=10 topology.a=20 topology.h=10"
+BENCHMARKS="
+un_min_0.4|$H6|traffic.pattern=uniform traffic.load=0.4|rcps>=2000000 mem<=64
+advc_min_0.4|$H6|traffic.pattern=adversarial_consecutive traffic.load=0.4|
+advc_it_mm_0.4|$H6|traffic.pattern=adversarial_consecutive traffic.load=0.4 routing.mechanism=in_transit routing.global_policy=mm|rcps>=1000000
+advc_pb_rrg_0.4|$H6|traffic.pattern=adversarial_consecutive traffic.load=0.4 routing.mechanism=piggyback routing.global_policy=rrg|rcps>=1000000
+un_min_0.4_h10|$H6|$H10 traffic.pattern=uniform traffic.load=0.4|wall<=120 mem<=1024
+un_min_0.1|$H6|traffic.pattern=uniform traffic.load=0.1|
+un_min_0.8|$H6|traffic.pattern=uniform traffic.load=0.8|
+un_min_0.4_h3|$H6|$H3 traffic.pattern=uniform traffic.load=0.4|
+un_min_0.4_h8|$H6|$H8 traffic.pattern=uniform traffic.load=0.4|
+"
+# `make bench BENCH=name1,name2` runs only those.
+ONLY=${BENCH:-}
 
 DFSIM=./dfsim
 [ -x "$DFSIM" ] || { echo "bench: $DFSIM not built (run make)" >&2; exit 1; }
-[ -r "$CONFIG" ] || { echo "bench: $CONFIG not found" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dfsim-bench.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
@@ -52,27 +64,49 @@ peak_mib_of() {
 }
 
 row() {
-    printf '%-16s %10s %14s %18s %10s\n' "$@"
+    printf '%-16s %8s %10s %16s %9s  %s\n' "$@"
 }
 
-status=0
-row benchmark "wall s" "cycles/s" "router-cycles/s" "peak MiB"
-echo "$BENCHMARKS" | while IFS='|' read -r name settings; do
+# verdict WALL RCPS MIB TARGETS: PASS, or MISS followed by the targets missed, or "-".
+verdict() {
+    [ -n "$4" ] || { echo "-"; return; }
+    /usr/bin/python3 -c '
+import operator, sys
+have = dict(zip(("wall", "rcps", "mem"), (float(x) for x in sys.argv[1:4])))
+missed = []
+for target in sys.argv[4].split():
+    op = ">=" if ">=" in target else "<="
+    key, bound = target.split(op)
+    compare = operator.ge if op == ">=" else operator.le
+    if not compare(have[key], float(bound)):
+        missed.append(target)
+print("MISS (%s)" % " ".join(missed) if missed else "PASS (%s)" % sys.argv[4])
+' "$1" "$2" "$3" "$4"
+}
+
+row benchmark "wall s" "cycles/s" "router-cycles/s" "peak MiB" "target"
+echo "$BENCHMARKS" | while IFS='|' read -r name config settings targets; do
     [ -n "$name" ] || continue
+    case ",$ONLY," in ",,"|*",$name,"*) ;; *) continue ;; esac
     set --
     for kv in $COMMON $settings; do
         set -- "$@" --set "$kv"
     done
-    if ! run_measured "$tmp/$name.rss" "$DFSIM" run "$CONFIG" --quiet -o "$tmp/$name.json" \
+    if ! run_measured "$tmp/$name.rss" "$DFSIM" run "$config" --quiet -o "$tmp/$name.json" \
         "$@" >"$tmp/$name.log" 2>&1; then
-        row "$name" FAILED - - -
+        row "$name" FAILED - - - -
         sed 's/^/    /' "$tmp/$name.log" >&2
         echo failed >"$tmp/failed"
         continue
     fi
     # shellcheck disable=SC2046 # three numbers, split on purpose
     set -- $(timing_of "$tmp/$name.json")
-    row "$name" "$1" "$2" "$3" "$(peak_mib_of "$tmp/$name.rss")"
+    mib=$(peak_mib_of "$tmp/$name.rss")
+    v=$(verdict "$1" "$3" "$mib" "$targets")
+    case "$v" in MISS*) echo missed >"$tmp/missed" ;; esac
+    row "$name" "$1" "$2" "$3" "$mib" "$v"
 done
+status=0
 [ -e "$tmp/failed" ] && status=1
+[ -e "$tmp/missed" ] && echo "bench: some targets were missed (MISS above)"
 exit $status
