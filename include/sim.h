@@ -106,6 +106,10 @@ struct sim {
 /* Builds a run from a validated config; returns NULL with a message in err. */
 struct sim *sim_create(const struct sim_config *cfg, char *err, int err_len);
 void sim_destroy(struct sim *sim);
+/* Creates a packet from node src to node dst now, as the traffic generator does (its
+ * injection VC chosen by destination). Returns 0, or -1 when the injection queue is full
+ * (counted as refused) or memory is exhausted. For tests and trace-driven traffic. */
+int sim_inject(struct sim *sim, uint32_t src, uint32_t dst);
 /* Simulates one cycle; returns the status (SIM_OK to continue). */
 enum sim_status sim_step(struct sim *sim);
 /* Runs warm-up and measurement; progress(cycle, ctx) is called every so often if non-NULL. */

@@ -191,48 +191,53 @@ static void sim_enter_buffer(struct sim *sim, int router, int port, int vc, uint
         rs->allocate_wake = pk->ready_cycle;
 }
 
-/* Phase 1: Bernoulli sources. A packet that finds its injection queue full is refused. */
-static void sim_generate(struct sim *sim)
+int sim_inject(struct sim *sim, uint32_t src, uint32_t dst)
 {
     const struct topology *t = &sim->topo;
-    uint64_t now = sim->cycle, threshold = sim->generation_threshold;
+    uint64_t now = sim->cycle;
+    int vc = (int)((uint64_t)dst * (uint64_t)sim->vcs_injection / (uint64_t)t->nodes);
+    int router = (int)src / t->p, port = (int)src % t->p;
+    struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, port, vc)];
+    if (ring->count == ring->capacity) {
+        if (sim->measuring) {
+            sim->stats.refused++;
+            sim->stats.refused_phits += (uint64_t)sim->packet_size;
+        }
+        return -1;
+    }
+    uint32_t index = packet_alloc(&sim->pool);
+    if (index == PACKET_NONE) {
+        sim->status = SIM_NOMEM;
+        return -1;
+    }
+    struct packet *pk = sim_packet(sim, index);
+    pk->src = src;
+    pk->dst = dst;
+    pk->gen_cycle = (uint32_t)now;
+    pk->mark_cycle = (uint32_t)now;
+    if (sim->routing->on_generate)
+        sim->routing->on_generate(sim, pk);
+    sim_enter_buffer(sim, router, port, vc, index,
+                     now + (uint64_t)sim->cfg->links.injection_latency);
+    sim->in_network++;
+    sim->stats.total_generated++;
+    if (sim->measuring) {
+        sim->stats.generated++;
+        sim->stats.generated_phits += (uint64_t)sim->packet_size;
+    }
+    return 0;
+}
+
+/* Phase 1: Bernoulli sources. */
+static void sim_generate(struct sim *sim)
+{
+    uint64_t threshold = sim->generation_threshold;
+    int nodes = sim->topo.nodes;
     /* A local copy of the stream keeps its state in registers (sim may alias it). */
     struct rng rng = sim->traffic_rng;
-    for (int n = 0; n < t->nodes; n++) {
-        if (!rng_bernoulli(&rng, threshold))
-            continue;
-        uint32_t dst = sim->pattern->destination(sim, (uint32_t)n, &rng);
-        int vc = (int)((uint64_t)dst * (uint64_t)sim->vcs_injection / (uint64_t)t->nodes);
-        int router = n / t->p, port = n % t->p;
-        struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, port, vc)];
-        if (ring->count == ring->capacity) {
-            if (sim->measuring) {
-                sim->stats.refused++;
-                sim->stats.refused_phits += (uint64_t)sim->packet_size;
-            }
-            continue;
-        }
-        uint32_t index = packet_alloc(&sim->pool);
-        if (index == PACKET_NONE) {
-            sim->status = SIM_NOMEM;
-            break;
-        }
-        struct packet *pk = sim_packet(sim, index);
-        pk->src = (uint32_t)n;
-        pk->dst = dst;
-        pk->gen_cycle = (uint32_t)now;
-        pk->mark_cycle = (uint32_t)now;
-        if (sim->routing->on_generate)
-            sim->routing->on_generate(sim, pk);
-        sim_enter_buffer(sim, router, port, vc, index,
-                         now + (uint64_t)sim->cfg->links.injection_latency);
-        sim->in_network++;
-        sim->stats.total_generated++;
-        if (sim->measuring) {
-            sim->stats.generated++;
-            sim->stats.generated_phits += (uint64_t)sim->packet_size;
-        }
-    }
+    for (int n = 0; n < nodes && sim->status == SIM_OK; n++)
+        if (rng_bernoulli(&rng, threshold))
+            sim_inject(sim, (uint32_t)n, sim->pattern->destination(sim, (uint32_t)n, &rng));
     sim->traffic_rng = rng;
 }
 

@@ -246,6 +246,50 @@ static void test_breakdown_sums_to_mean(void)
     run_free(&run);
 }
 
+/* Credits are reserved at allocation, so the head of an output buffer never waits for them:
+ * node 0 sends six packets to router 1 over a local link whose downstream VC holds four.
+ * Four are granted (credits 32 -> 0) and leave at the link's pace, 8 cycles apart, the last
+ * ones while the credit count is 0; the fifth is granted only when the first credit is back. */
+static void test_output_head_never_waits_for_credits(void)
+{
+    const char *ov[] = {SMALL, "traffic.load=0", "sim.warmup_cycles=0"};
+    struct sim_config cfg;
+    char err[256];
+    test_config(&cfg, ov, (int)(sizeof ov / sizeof ov[0]));
+    struct sim *sim = sim_create(&cfg, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    int port = topology_local_port(&sim->topo, 0, 1); /* router 0 -> router 1, VC l0 */
+    int32_t *credits = &sim->credits[sim_vc_index(sim, 0, port, 0)];
+    const struct port_state *ps = sim_port(sim, 0, port);
+    for (int i = 0; i < 6; i++)
+        CU_ASSERT_EQUAL_FATAL(sim_inject(sim, 0, 2), 0); /* node 2 is on router 1 */
+    int sends[8], n_sends = 0, sent_without_credits = 0, min_credits = 1000;
+    uint32_t last_busy = 0;
+    for (int c = 0; c < 40; c++) {
+        int credits_before = *credits;
+        CU_ASSERT_EQUAL_FATAL(sim_step(sim), SIM_OK);
+        if (ps->link_busy_until != last_busy) { /* a packet started on the link at cycle c */
+            last_busy = ps->link_busy_until;
+            sends[n_sends++] = c;
+            sent_without_credits += credits_before == 0 && *credits == 0;
+        }
+        if (*credits < min_credits)
+            min_credits = *credits;
+    }
+    /* Heads leave 8 cycles apart from cycle 6 (1 injection + 5 router latency). */
+    CU_ASSERT_EQUAL_FATAL(n_sends >= 4, 1);
+    for (int i = 0; i < 4; i++)
+        CU_ASSERT_EQUAL(sends[i], 6 + 8 * i);
+    /* The 5th is granted at cycle 34, when the first credit returns (allocated at 20 by
+     * router 1, transfer done at 24, +10 link cycles), and leaves when the link frees. */
+    CU_ASSERT_EQUAL(n_sends, 5);
+    CU_ASSERT_EQUAL(sends[4], 38);
+    CU_ASSERT_EQUAL(sent_without_credits, 3); /* cycles 22, 30 and 38 */
+    CU_ASSERT_EQUAL(min_credits, 0);
+    CU_ASSERT_EQUAL(sim_check_invariants(sim), 0);
+    sim_destroy(sim);
+}
+
 int test_sim_register(void)
 {
     CU_pSuite s = CU_add_suite("sim", NULL, NULL);
@@ -267,5 +311,7 @@ int test_sim_register(void)
     CU_add_test(s, "same seed same document, other seed other document", test_determinism);
     CU_add_test(s, "two runs interleaved in one process", test_interleaved_runs);
     CU_add_test(s, "latency breakdown sums to the mean", test_breakdown_sums_to_mean);
+    CU_add_test(s, "output head never waits for credits (reserved at allocation)",
+                test_output_head_never_waits_for_credits);
     return 0;
 }
