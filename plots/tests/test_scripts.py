@@ -1,0 +1,177 @@
+"""Each script on small dfsim results: the figure has the expected panels, lines and bars, and the
+command line writes a non-empty PNG (and PDF), byte for byte the same on a second run."""
+
+import os
+import subprocess
+import sys
+import unittest
+
+import fixture
+
+import figure_common  # noqa: F401  (Agg backend before pyplot)
+import dfsim_results as dr
+import plot_breakdown
+import plot_injection
+import plot_load
+import plot_scaling
+import table_fairness
+from matplotlib.container import BarContainer, ErrorbarContainer
+import matplotlib.pyplot as plt
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def script(name):
+    return os.path.join(fixture.PLOTS, name)
+
+
+def run_script(name, args):
+    return subprocess.run([sys.executable, script(name)] + args, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True)
+
+
+def visible_axes(fig):
+    return [ax for ax in fig.axes if ax.get_visible()]
+
+
+def bar_containers(ax):
+    return [c for c in ax.containers if isinstance(c, BarContainer)]
+
+
+def line_containers(ax):
+    return [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+
+
+class FigureTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.runs = fixture.data_dir()
+        cls.groups = dr.load_groups([cls.runs])
+        cls.out = fixture.new_tmpdir()
+
+    def tearDown(self):
+        plt.close("all")
+
+    def assert_png(self, path):
+        self.assertTrue(os.path.isfile(path), path)
+        with open(path, "rb") as f:
+            data = f.read()
+        self.assertGreater(len(data), 5000)
+        self.assertEqual(data[:8], PNG_MAGIC)
+        return data
+
+
+class TestPlotLoad(FigureTest):
+    def test_figure(self):
+        rr = dr.filter_groups(self.groups, settings=["RR"])
+        fig = plot_load.draw_load(plot_load.load_panels(rr), "t")
+        axes = visible_axes(fig)
+        self.assertEqual(len(axes), 4)  # accepted and latency for UN, ADVc
+        self.assertEqual([ax.get_title() for ax in axes[:2]], ["UN", "ADVc"])
+        for ax in axes:
+            lines = line_containers(ax)
+            self.assertEqual(len(lines), 2)  # MIN, IT-CRG
+            self.assertEqual([c.get_label() for c in lines], ["MIN", "IT-CRG"])
+            for c in lines:
+                self.assertEqual(len(c.lines[0].get_xdata()), len(fixture.LOADS))
+                self.assertTrue(c.has_yerr)  # two seeds: confidence intervals
+        self.assertEqual(len(fig.legends), 1)
+
+    def test_cli(self):
+        out = os.path.join(self.out, "load.png")
+        r = run_script("plot_load.py", [self.runs, "-o", out, "--pdf", "--setting", "RR"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        first = self.assert_png(out)
+        self.assertTrue(os.path.getsize(os.path.join(self.out, "load.pdf")) > 1000)
+        os.remove(out)
+        self.assertEqual(plot_load.main([self.runs, "-o", out, "--setting", "RR"]), [out])
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), first)  # deterministic
+
+    def test_cli_bad_input(self):
+        r = run_script("plot_load.py", [os.path.join(self.out, "nowhere")])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no such file", r.stderr)
+
+
+class TestPlotInjection(FigureTest):
+    def test_figure(self):
+        panels = plot_injection.injection_panels(self.groups, "ADVc", 0.4)
+        fig = plot_injection.draw_injection(panels, "t")
+        axes = visible_axes(fig)
+        self.assertEqual(len(axes), 2)  # RR, Age
+        for ax in axes:
+            bars = bar_containers(ax)
+            self.assertEqual(len(bars), 3)  # R_in, R_out, others
+            for c in bars:
+                self.assertEqual(len(c.patches), 2)  # MIN, IT-CRG
+            self.assertEqual([t.get_text() for t in ax.get_xticklabels()], ["MIN", "IT-CRG"])
+
+    def test_cli(self):
+        out = os.path.join(self.out, "injection.png")
+        plot_injection.main([self.runs, "-o", out])  # ADVc 0.4 by default
+        self.assert_png(out)
+        with self.assertRaisesRegex(dr.ResultError, "--load"):
+            plot_injection.main([self.runs, "--pattern", "UN", "-o", out])
+
+
+class TestPlotBreakdown(FigureTest):
+    def test_figure(self):
+        rows = plot_breakdown.breakdown_panels(
+            plot_breakdown.choose_variant(dr.filter_groups(self.groups, settings=["RR"]),
+                                          "MIN"))
+        fig = plot_breakdown.draw_breakdown(rows, "t")
+        axes = visible_axes(fig)
+        self.assertEqual(len(axes), 2)  # UN, ADVc
+        for ax in axes:
+            bars = bar_containers(ax)
+            self.assertEqual(len(bars), len(plot_breakdown.PARTS))
+            for c in bars:
+                self.assertEqual(len(c.patches), len(fixture.LOADS))
+            top = [sum(c.patches[i].get_height() for c in bars) for i in range(2)]
+            self.assertTrue(all(t > 50 for t in top))  # latencies, in cycles
+
+    def test_cli(self):
+        out = os.path.join(self.out, "breakdown.png")
+        plot_breakdown.main([self.runs, "--variant", "IT-CRG", "-o", out])
+        self.assert_png(out)
+        r = run_script("plot_breakdown.py", [self.runs, "-o", out])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--variant", r.stderr)
+
+
+class TestPlotScaling(FigureTest):
+    def test_figure(self):
+        groups = dr.load_groups([fixture.scaling_dir()])
+        fig = plot_scaling.draw_scaling(plot_scaling.scaling_series(groups, "ADVc", 0.4), "t")
+        axes = visible_axes(fig)
+        self.assertEqual(len(axes), 3)  # accepted, Max/Min, CoV
+        for ax in axes:
+            lines = line_containers(ax)
+            self.assertEqual([c.get_label() for c in lines], ["MIN", "IT-CRG"])
+            for c in lines:
+                self.assertEqual(list(c.lines[0].get_xdata()), [2, 3])
+
+    def test_cli(self):
+        out = os.path.join(self.out, "scaling.png")
+        written = plot_scaling.main([fixture.scaling_dir(), "-o", out, "--pdf"])
+        self.assertEqual(written, [out, os.path.join(self.out, "scaling.pdf")])
+        self.assert_png(out)
+
+
+class TestTableFairness(FigureTest):
+    def test_cli(self):
+        out = os.path.join(self.out, "fairness.md")
+        self.assertEqual(fixture.quiet(table_fairness.main,
+                                       [self.runs, "-o", out, "--loads", "0.2", "0.4"]), 0)
+        with open(out) as f:
+            md = f.read()
+        self.assertEqual(md.count("### "), 3)  # UN RR, ADVc RR, ADVc Age
+        self.assertIn("| IT-CRG |", md)
+        with open(os.path.join(self.out, "fairness.csv")) as f:
+            rows = f.read().splitlines()
+        self.assertEqual(len(rows), 1 + 6)
+
+
+if __name__ == "__main__":
+    unittest.main()
