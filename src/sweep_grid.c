@@ -1,0 +1,389 @@
+/* sweep_grid: expands a sweep into jobs, resolves and hashes their configs, names their files. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep.h"
+
+#define SWEEP_FNV_OFFSET 0xcbf29ce484222325ULL
+#define SWEEP_FNV_PRIME 0x100000001b3ULL
+#define SWEEP_STEM_LEN 160 /* readable part of a file name */
+
+/* The overrides of one job, in the order config_load applies them: set, variant, axes, load. */
+struct sweep_overrides {
+    const char **items;
+    int *lines;
+    char **owned; /* the texts built here (axes, load) */
+    int n, n_owned;
+};
+
+static bool sweep_axis_applies(const struct sweep *sw, int variant, int axis)
+{
+    return !(sw->variants[variant].saturation && strcmp(sw->axes[axis].key, "traffic.load") == 0);
+}
+
+bool sweep_job_is_search(const struct sweep *sw, const struct sweep_job *job)
+{
+    return sw->variants[job->variant].saturation;
+}
+
+/* ---- overrides ---- */
+
+static void sweep_overrides_free(struct sweep_overrides *o)
+{
+    for (int i = 0; i < o->n_owned; i++)
+        free(o->owned[i]);
+    free(o->owned);
+    free(o->items);
+    free(o->lines);
+    memset(o, 0, sizeof *o);
+}
+
+static int sweep_overrides_add(struct sweep_overrides *o, const char *text, int line, bool own)
+{
+    char *copy = own ? strdup(text) : NULL;
+    if (own && !copy)
+        return -1;
+    if (own)
+        o->owned[o->n_owned++] = copy;
+    o->items[o->n] = own ? copy : text;
+    o->lines[o->n++] = line;
+    return 0;
+}
+
+static int sweep_overrides_build(const struct sweep *sw, const struct sweep_job *job,
+                                 const double *load, struct sweep_overrides *o)
+{
+    const struct sweep_variant *var = &sw->variants[job->variant];
+    size_t cap = (size_t)(sw->n_set + var->n_settings + sw->n_axes + 1);
+    memset(o, 0, sizeof *o);
+    o->items = malloc(cap * sizeof *o->items);
+    o->lines = malloc(cap * sizeof *o->lines);
+    o->owned = malloc(cap * sizeof *o->owned);
+    if (!o->items || !o->lines || !o->owned)
+        return -1;
+    for (int i = 0; i < sw->n_set; i++)
+        sweep_overrides_add(o, sw->set[i].override, sw->set[i].line, false);
+    for (int i = 0; i < var->n_settings; i++)
+        sweep_overrides_add(o, var->settings[i].override, var->settings[i].line, false);
+    char text[SWEEP_KEY_LEN + 1100];
+    for (int a = 0; a < sw->n_axes; a++) {
+        if (job->choice[a] < 0)
+            continue;
+        int n = snprintf(text, sizeof text, "%s=", sw->axes[a].key);
+        sweep_value_literal(&sw->axes[a].values[job->choice[a]], text + n, sizeof text - (size_t)n);
+        if (sweep_overrides_add(o, text, sw->axes[a].line, true) != 0)
+            return -1;
+    }
+    if (load) {
+        struct sweep_value v = {.type = SWEEP_FLOAT, .f = *load};
+        int n = snprintf(text, sizeof text, "traffic.load=");
+        sweep_value_literal(&v, text + n, sizeof text - (size_t)n);
+        if (sweep_overrides_add(o, text, 0, true) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- config of a job ---- */
+
+void sweep_job_describe(const struct sweep *sw, const struct sweep_job *job, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (int a = 0; a < sw->n_axes; a++) {
+        if (job->choice[a] < 0)
+            continue;
+        const struct sweep_value *v = &sw->axes[a].values[job->choice[a]];
+        char literal[1100];
+        if (v->type == SWEEP_STRING)
+            snprintf(literal, sizeof literal, "%.1000s", v->s);
+        else
+            sweep_value_literal(v, literal, sizeof literal);
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s%s=%s", used ? " " : "", sw->axes[a].key, literal);
+    }
+}
+
+/* A --set error of config_load becomes "SWEEP:LINE: rest" when the override came from the
+ * sweep file; the point is named on a second line. */
+static void sweep_locate_error(const struct sweep *sw, const struct sweep_job *job,
+                               const struct sweep_overrides *o, const char *cerr, char *err)
+{
+    const char *rest = NULL;
+    int line = 0;
+    for (int i = 0; i < o->n && !rest; i++) {
+        size_t n = strlen(o->items[i]);
+        if (o->lines[i] > 0 && strncmp(cerr, "--set ", 6) == 0 &&
+            strncmp(cerr + 6, o->items[i], n) == 0 && strncmp(cerr + 6 + n, ": ", 2) == 0) {
+            rest = cerr + 6 + n + 2;
+            line = o->lines[i];
+        }
+    }
+    char where[1200];
+    if (rest)
+        snprintf(where, sizeof where, "%.400s:%d: %.700s", sw->path, line, rest);
+    else
+        snprintf(where, sizeof where, "%.1100s", cerr);
+    char point[256];
+    sweep_job_describe(sw, job, point, sizeof point);
+    const char *variant = sw->variants[job->variant].name;
+    if (!variant[0] && !point[0])
+        snprintf(err, SWEEP_ERROR_LEN, "%s", where);
+    else
+        snprintf(err, SWEEP_ERROR_LEN, "%.1150s\n  in the point%s%.63s%s%.250s", where,
+                 variant[0] ? " of variant " : "", variant, point[0] ? " " : "", point);
+}
+
+int sweep_job_config(const struct sweep *sw, const struct sweep_job *job, const double *load,
+                     struct sim_config *cfg, char err[SWEEP_ERROR_LEN])
+{
+    struct sweep_overrides o;
+    char cerr[CONFIG_ERROR_LEN];
+    int rc = -1;
+    if (sweep_overrides_build(sw, job, load, &o) != 0)
+        snprintf(err, SWEEP_ERROR_LEN, "out of memory");
+    else if (config_load(sw->base, o.items, o.n, cfg, cerr) != 0)
+        sweep_locate_error(sw, job, &o, cerr, err);
+    else
+        rc = 0;
+    sweep_overrides_free(&o);
+    return rc;
+}
+
+/* ---- hash ---- */
+
+static uint64_t sweep_fnv(uint64_t h, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        h ^= *p;
+        h *= SWEEP_FNV_PRIME;
+    }
+    return h;
+}
+
+/* Canonical text of one setting: "group.name=value\n", numbers printed exactly. */
+static void sweep_setting_text(const struct sim_config *cfg, const struct config_setting_desc *d,
+                               char *out, size_t len)
+{
+    const char *field = (const char *)cfg + d->offset;
+    int n = snprintf(out, len, "%s.%s=", d->group, d->name);
+    int i;
+    int64_t i64;
+    double f;
+    bool b;
+    switch (d->type) {
+    case CONFIG_INT:
+        memcpy(&i, field, sizeof i);
+        snprintf(out + n, len - (size_t)n, "%d\n", i);
+        break;
+    case CONFIG_INT64:
+        memcpy(&i64, field, sizeof i64);
+        snprintf(out + n, len - (size_t)n, "%" PRId64 "\n", i64);
+        break;
+    case CONFIG_DOUBLE:
+        memcpy(&f, field, sizeof f);
+        snprintf(out + n, len - (size_t)n, "%.17g\n", f);
+        break;
+    case CONFIG_BOOL:
+        memcpy(&b, field, sizeof b);
+        snprintf(out + n, len - (size_t)n, "%s\n", b ? "true" : "false");
+        break;
+    case CONFIG_NAME:
+        snprintf(out + n, len - (size_t)n, "%.*s\n", CONFIG_NAME_LEN, field);
+        break;
+    }
+}
+
+static uint64_t sweep_config_fnv(const struct sim_config *cfg)
+{
+    uint64_t h = SWEEP_FNV_OFFSET;
+    char text[256];
+    for (size_t i = 0; i < config_schema_count; i++) {
+        sweep_setting_text(cfg, &config_schema[i], text, sizeof text);
+        h = sweep_fnv(h, text);
+    }
+    return h;
+}
+
+void sweep_config_hash(const struct sim_config *cfg, char out[SWEEP_HASH_LEN])
+{
+    snprintf(out, SWEEP_HASH_LEN, "%016" PRIx64, sweep_config_fnv(cfg));
+}
+
+/* A search is its config at load 0 plus its tolerance and resolution. */
+static void sweep_search_hash(const struct sim_config *cfg, const struct sweep_variant *var,
+                              char out[SWEEP_HASH_LEN])
+{
+    char text[128];
+    snprintf(text, sizeof text, "saturation.tolerance=%.17g\nsaturation.resolution=%.17g\n",
+             var->tolerance, var->resolution);
+    snprintf(out, SWEEP_HASH_LEN, "%016" PRIx64, sweep_fnv(sweep_config_fnv(cfg), text));
+}
+
+/* ---- file names ---- */
+
+static void sweep_sanitize(char *s)
+{
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && !strchr("._+-", *s))
+            *s = '-';
+}
+
+/* The readable part: string values as they are, numbers after the setting's short name. */
+static void sweep_job_stem(const struct sweep *sw, const struct sweep_job *job, char *out,
+                           size_t len)
+{
+    char part[SWEEP_STEM_LEN];
+    out[0] = '\0';
+    for (int a = 0; a < sw->n_axes; a++) {
+        if (job->choice[a] < 0)
+            continue;
+        const struct sweep_value *v = &sw->axes[a].values[job->choice[a]];
+        const char *name = strchr(sw->axes[a].key, '.') + 1;
+        char literal[64];
+        sweep_value_literal(v, literal, sizeof literal);
+        if (v->type == SWEEP_STRING)
+            snprintf(part, sizeof part, "%.60s", v->s);
+        else if (v->type == SWEEP_BOOL)
+            snprintf(part, sizeof part, "%s%s", v->b ? "" : "no-", name);
+        else
+            snprintf(part, sizeof part, "%s%s", name, literal);
+        sweep_sanitize(part);
+        size_t used = strlen(out);
+        if (used + strlen(part) + 2 < len && used + strlen(part) < SWEEP_STEM_LEN)
+            snprintf(out + used, len - used, "%s%s", used ? "_" : "", part);
+    }
+    if (!out[0])
+        snprintf(out, len, "%s", sweep_job_is_search(sw, job) ? "saturation" : "point");
+}
+
+static char *sweep_job_file(const struct sweep *sw, const struct sweep_job *job)
+{
+    char stem[SWEEP_STEM_LEN + 8], file[SWEEP_NAME_LEN + SWEEP_STEM_LEN + 40];
+    const char *variant = sw->variants[job->variant].name;
+    sweep_job_stem(sw, job, stem, sizeof stem);
+    if (sweep_job_is_search(sw, job))
+        snprintf(file, sizeof file, "%s%s%s", variant, variant[0] ? "/" : "", stem);
+    else
+        snprintf(file, sizeof file, "%s%s%s_%s.json", variant, variant[0] ? "/" : "", stem,
+                 job->hash);
+    return strdup(file);
+}
+
+void sweep_step_file(const struct sweep_job *job, double load, const char *hash, char *out,
+                     size_t len)
+{
+    snprintf(out, len, "%s_load%.15g_%s.json", job->file, load, hash);
+}
+
+/* ---- expansion ---- */
+
+static long long sweep_variant_points(const struct sweep *sw, int v)
+{
+    long long n = 1;
+    for (int a = 0; a < sw->n_axes && n <= SWEEP_MAX_JOBS; a++)
+        if (sweep_axis_applies(sw, v, a))
+            n *= sw->axes[a].n_values;
+    return n;
+}
+
+/* Next combination of variant v after `choice` (the last applicable axis fastest); returns
+ * false after the last one. */
+static bool sweep_next_choice(const struct sweep *sw, int v, int *choice)
+{
+    for (int a = sw->n_axes - 1; a >= 0; a--) {
+        if (!sweep_axis_applies(sw, v, a))
+            continue;
+        if (++choice[a] < sw->axes[a].n_values)
+            return true;
+        choice[a] = 0;
+    }
+    return false;
+}
+
+/* Resolves the config of a job (validating it) and fills its hash and file. */
+static int sweep_job_resolve(const struct sweep *sw, struct sweep_job *job, char *err)
+{
+    struct sim_config cfg;
+    const double zero = 0;
+    bool search = sweep_job_is_search(sw, job);
+    if (sweep_job_config(sw, job, search ? &zero : NULL, &cfg, err) != 0)
+        return -1;
+    if (search)
+        sweep_search_hash(&cfg, &sw->variants[job->variant], job->hash);
+    else
+        sweep_config_hash(&cfg, job->hash);
+    job->file = sweep_job_file(sw, job);
+    if (!job->file) {
+        snprintf(err, SWEEP_ERROR_LEN, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static int sweep_grid_alloc(const struct sweep *sw, struct sweep_grid *grid, char *err)
+{
+    long long total = 0;
+    for (int v = 0; v < sw->n_variants; v++)
+        total += sweep_variant_points(sw, v);
+    if (total > SWEEP_MAX_JOBS) {
+        snprintf(err, SWEEP_ERROR_LEN,
+                 "%.400s: the grid has more than %d points (expected fewer "
+                 "values on the axes)",
+                 sw->path, SWEEP_MAX_JOBS);
+        return -1;
+    }
+    size_t axes = sw->n_axes > 0 ? (size_t)sw->n_axes : 1;
+    grid->jobs = calloc((size_t)total, sizeof *grid->jobs);
+    grid->choices = calloc((size_t)total * axes, sizeof *grid->choices);
+    if (!grid->jobs || !grid->choices) {
+        snprintf(err, SWEEP_ERROR_LEN, "out of memory");
+        return -1;
+    }
+    grid->n_jobs = (int)total;
+    return 0;
+}
+
+int sweep_expand(const struct sweep *sw, struct sweep_grid *grid, char err[SWEEP_ERROR_LEN])
+{
+    memset(grid, 0, sizeof *grid);
+    if (sweep_grid_alloc(sw, grid, err) != 0) {
+        sweep_grid_free(grid);
+        return -1;
+    }
+    size_t axes = sw->n_axes > 0 ? (size_t)sw->n_axes : 1;
+    int j = 0;
+    for (int v = 0; v < sw->n_variants; v++) {
+        int *choice = &grid->choices[(size_t)j * axes];
+        for (int a = 0; a < sw->n_axes; a++)
+            choice[a] = sweep_axis_applies(sw, v, a) ? 0 : -1;
+        for (;;) {
+            struct sweep_job *job = &grid->jobs[j++];
+            job->variant = v;
+            job->choice = choice;
+            if (sweep_job_resolve(sw, job, err) != 0) {
+                sweep_grid_free(grid);
+                return -1;
+            }
+            if (j == grid->n_jobs)
+                break;
+            int *next = &grid->choices[(size_t)j * axes];
+            memcpy(next, choice, (size_t)sw->n_axes * sizeof *choice);
+            if (!sweep_next_choice(sw, v, next))
+                break;
+            choice = next;
+        }
+    }
+    return 0;
+}
+
+void sweep_grid_free(struct sweep_grid *grid)
+{
+    for (int j = 0; j < grid->n_jobs; j++)
+        free(grid->jobs[j].file);
+    free(grid->jobs);
+    free(grid->choices);
+    memset(grid, 0, sizeof *grid);
+}

@@ -1,0 +1,707 @@
+/* test_sweep: sweep files (grid expansion, errors), point hashes, resume after kill -9, merge
+ * arithmetic, failure isolation, determinism across --jobs, saturation and Slurm task mapping.
+ * End-to-end cases run the release binary ./dfsim on a tiny network. */
+#include <CUnit/CUnit.h>
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "saturation.h"
+#include "sweep.h"
+#include "sweep_doc.h"
+#include "sweep_merge.h"
+#include "sweep_run.h"
+#include "test_util.h"
+
+#define TEST_SWEEP_OUT 32768
+#define TEST_SWEEP_FAST "set = { sim = { warmup_cycles = 100; measure_cycles = 300; }; };\n"
+
+static char test_sweep_root[64];   /* a fresh temporary directory for the suite */
+static char test_sweep_base[4200]; /* absolute path of conf/default.cfg */
+
+static int test_sweep_init(void)
+{
+    snprintf(test_sweep_root, sizeof test_sweep_root, "/tmp/dfsim-sweep-XXXXXX");
+    if (!mkdtemp(test_sweep_root) || !getcwd(test_sweep_base, 4096))
+        return -1;
+    strcat(test_sweep_base, "/conf/default.cfg");
+    return 0;
+}
+
+static int test_sweep_cleanup(void)
+{
+    char command[128], out[256];
+    snprintf(command, sizeof command, "rm -rf '%s'", test_sweep_root);
+    return test_run_command(command, out, sizeof out) == 0 ? 0 : -1;
+}
+
+/* Writes ROOT/NAME with `base = "<conf/default.cfg>";` then body; returns its path. */
+static const char *test_sweep_file(const char *name, const char *body, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", test_sweep_root, name);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fprintf(f, "base = \"%s\";\n%s", test_sweep_base, body);
+    fclose(f);
+    return path;
+}
+
+static void test_sweep_write(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Runs "./dfsim ARGS"; returns the exit status, output in out (TEST_SWEEP_OUT bytes). */
+static int test_sweep_dfsim(const char *args, char *out)
+{
+    char command[8192];
+    snprintf(command, sizeof command, "./dfsim %s", args);
+    return test_run_command(command, out, TEST_SWEEP_OUT);
+}
+
+static void test_sweep_expand(const char *path, struct sweep *sw, struct sweep_grid *grid)
+{
+    char err[SWEEP_ERROR_LEN];
+    int rc = sweep_load(path, sw, err);
+    if (rc == 0 && (rc = sweep_expand(sw, grid, err)) != 0)
+        sweep_free(sw);
+    if (rc != 0)
+        fprintf(stderr, "\n%s\n", err);
+    CU_ASSERT_FATAL(rc == 0);
+}
+
+static const char test_sweep_grid_body[] = TEST_SWEEP_FAST
+    "axes = { traffic = { load = [0.1, 0.2, 0.3]; pattern = [\"uniform\", \"adversarial\"]; };\n"
+    "         sim = { seed = [1, 2]; }; };\n"
+    "variants = ( { name = \"A\"; routing = { mechanism = \"min\"; }; },\n"
+    "             { name = \"B\"; routing = { mechanism = \"valiant\"; }; },\n"
+    "             { name = \"S\"; saturation = true; routing = { mechanism = \"valiant\"; }; } "
+    ");\n";
+
+/* ---- grid expansion ---- */
+
+static void test_sweep_expansion_order(void)
+{
+    char path[512], text[512];
+    struct sweep sw;
+    struct sweep_grid g;
+    test_sweep_expand(test_sweep_file("grid.cfg", test_sweep_grid_body, path, sizeof path), &sw,
+                      &g);
+    CU_ASSERT_EQUAL(sw.n_axes, 3);
+    CU_ASSERT_EQUAL(sw.n_variants, 3);
+    CU_ASSERT_STRING_EQUAL(sw.name, "grid");
+    /* 3 loads x 2 patterns x 2 seeds for A and B; S searches the load: 2 x 2 */
+    CU_ASSERT_EQUAL_FATAL(g.n_jobs, 12 + 12 + 4);
+    int expect[][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {0, 0, 1, 0},  {0, 1, 0, 0},
+                       {0, 2, 1, 1}, {1, 0, 0, 0}, {2, -1, 0, 0}, {2, -1, 1, 1}};
+    int at[] = {0, 1, 2, 4, 11, 12, 24, 27};
+    for (int k = 0; k < 8; k++) {
+        const struct sweep_job *job = &g.jobs[at[k]];
+        CU_ASSERT_EQUAL(job->variant, expect[k][0]);
+        for (int a = 0; a < 3; a++)
+            CU_ASSERT_EQUAL(job->choice[a], expect[k][a + 1]);
+    }
+    snprintf(text, sizeof text, "A/load0.1_uniform_seed1_%s.json", g.jobs[0].hash);
+    CU_ASSERT_STRING_EQUAL(g.jobs[0].file, text);
+    CU_ASSERT_STRING_EQUAL(g.jobs[24].file, "S/uniform_seed1");
+    CU_ASSERT_TRUE(sweep_job_is_search(&sw, &g.jobs[24]));
+    sweep_job_describe(&sw, &g.jobs[11], text, sizeof text);
+    CU_ASSERT_STRING_EQUAL(text, "traffic.load=0.3 traffic.pattern=adversarial sim.seed=2");
+    sweep_grid_free(&g);
+    sweep_free(&sw);
+}
+
+static void test_sweep_without_variants(void)
+{
+    char path[512];
+    struct sweep sw;
+    struct sweep_grid g;
+    test_sweep_expand(test_sweep_file("plain.cfg",
+                                      "name = \"plain-1\";\n" TEST_SWEEP_FAST
+                                      "axes = { sim = { seed = [3, 4, 5]; }; };\n",
+                                      path, sizeof path),
+                      &sw, &g);
+    CU_ASSERT_STRING_EQUAL(sw.name, "plain-1");
+    CU_ASSERT_EQUAL(g.n_jobs, 3);
+    CU_ASSERT_STRING_EQUAL(sw.variants[0].name, "");
+    CU_ASSERT_PTR_NULL(strchr(g.jobs[2].file, '/')); /* no variant directory */
+    CU_ASSERT_EQUAL(strncmp(g.jobs[2].file, "seed5_", 6), 0);
+    sweep_grid_free(&g);
+    sweep_free(&sw);
+}
+
+/* ---- hashes ---- */
+
+static void test_sweep_hash_is_resolved_config(void)
+{
+    char path[512], err[CONFIG_ERROR_LEN], hash[SWEEP_HASH_LEN];
+    struct sweep sw;
+    struct sweep_grid g;
+    test_sweep_expand(test_sweep_file("grid.cfg", test_sweep_grid_body, path, sizeof path), &sw,
+                      &g);
+    /* job 17 = B (from 12), load 0.2 (+4), uniform, seed 2 (+1): same settings in another order and
+     * spelling */
+    const char *sets[] = {"sim.seed=2",
+                          "traffic.load=0.20",
+                          "routing.mechanism=valiant",
+                          "traffic.pattern=uniform",
+                          "sim.measure_cycles=300",
+                          "sim.warmup_cycles=100"};
+    struct sim_config cfg;
+    CU_ASSERT_EQUAL_FATAL(config_load(test_sweep_base, sets, 6, &cfg, err), 0);
+    sweep_config_hash(&cfg, hash);
+    CU_ASSERT_STRING_EQUAL(hash, g.jobs[17].hash);
+    CU_ASSERT_EQUAL(strlen(hash), 16);
+    cfg.sim.seed = 3;
+    sweep_config_hash(&cfg, hash);
+    CU_ASSERT_STRING_NOT_EQUAL(hash, g.jobs[17].hash);
+    for (int i = 0; i < g.n_jobs; i++) /* distinct configs, distinct hashes */
+        for (int j = 0; j < i; j++)
+            CU_ASSERT_STRING_NOT_EQUAL(g.jobs[i].hash, g.jobs[j].hash);
+    sweep_grid_free(&g);
+    sweep_free(&sw);
+}
+
+/* Editing the sweep file changes the hash of the points whose resolved config changed only. */
+static void test_sweep_hash_stability(void)
+{
+    char path[512], body[2048];
+    struct sweep sw1, sw2;
+    struct sweep_grid g1, g2;
+    test_sweep_expand(test_sweep_file("grid.cfg", test_sweep_grid_body, path, sizeof path), &sw1,
+                      &g1);
+    /* load 0.3 becomes 0.35; set also fixes topology.p = 2, the base config's own value */
+    snprintf(body, sizeof body, "%s", test_sweep_grid_body);
+    char *at = strstr(body, "0.3]");
+    memmove(at + 1, at, strlen(at) + 1);
+    memcpy(at, "0.35", 4);
+    at = strstr(body, "measure_cycles = 300; };");
+    memmove(at + 25 + 24, at + 25, strlen(at + 25) + 1);
+    memcpy(at + 25, " topology = { p = 2; }; ", 24);
+    test_sweep_expand(test_sweep_file("grid2.cfg", body, path, sizeof path), &sw2, &g2);
+    CU_ASSERT_EQUAL_FATAL(g1.n_jobs, g2.n_jobs);
+    int changed = 0;
+    for (int j = 0; j < g1.n_jobs; j++) {
+        bool load_changed = g1.jobs[j].choice[0] == 2; /* S has no load axis (-1) */
+        CU_ASSERT_EQUAL(strcmp(g1.jobs[j].hash, g2.jobs[j].hash) != 0, load_changed);
+        changed += strcmp(g1.jobs[j].hash, g2.jobs[j].hash) != 0;
+    }
+    CU_ASSERT_EQUAL(changed, 8);
+    sweep_grid_free(&g1);
+    sweep_free(&sw1);
+    sweep_grid_free(&g2);
+    sweep_free(&sw2);
+}
+
+/* ---- errors ---- */
+
+struct test_sweep_bad {
+    const char *body, *message; /* body after the base line (line 1) */
+};
+
+static const struct test_sweep_bad test_sweep_bad_files[] = {
+    {"axes = { traffic = { load = 0.5; }; };\n", ":2: traffic.load: expected a list of values"},
+    {"set = { traffic = { lod = 0.5; }; };\n", ":2: traffic.lod: unknown setting (expected"},
+    {"set = { trafic = { load = 0.5; }; };\n", ":2: trafic: unknown config group (expected"},
+    {"axes = { traffic = { load = [\"x\"]; }; };\n", ":2: traffic.load: expected a number"},
+    {"\n\naxes = { traffic = { load = [0.5, 1.5]; }; };\n",
+     ":4: traffic.load: 1.5 is out of range (expected a number in [0, 1])"},
+    {"axes = { traffic = { load = []; }; };\n", ":2: traffic.load: empty list"},
+    {"axes = { traffic = { load = [0.1, 0.1]; }; };\n",
+     ":2: traffic.load: value 0.1 appears twice"},
+    {"axes = { sim = { seed = [1, 12345678901]; }; };\n",
+     ":2: sim.seed: integer 12345678901 needs"},
+    {"axis = { };\n", ":2: axis: unknown sweep setting (expected one of: name, base"},
+    {"variants = ( { name = \"A\"; }, { name = \"A\"; } );\n", ":2: name: variant 'A' is defined"},
+    {"variants = ( { routing = { mechanism = \"min\"; }; } );\n", ":2: variants: variant 1 has no"},
+    {"variants = ( { name = \"a/b\"; } );\n", ":2: name: expected a string of letters"},
+    {"variants = ( { name = \"A\"; colour = 1; } );\n", ":2: colour: unknown variant setting"},
+    {"axes = { traffic = { load = [0.1]; }; };\nvariants = ( { name = \"A\"; traffic = { load = "
+     "0.2; }; } );\n",
+     ":3: traffic.load: set by variant 'A' and also an axis (line 2)"},
+    {"variants = ( { name = \"A\"; saturation = true; traffic = { load = 0.2; }; } );\n",
+     ":2: traffic.load: variant 'A' searches the saturation load itself"},
+    {"variants = ( { name = \"A\"; tolerance = 0.1; } );\n", ":2: A: tolerance and resolution"},
+    {"axes = { traffic = { load = [0.1 0.2]; }; };\n", ":2: syntax: syntax error"},
+    {"axes = { routing = { mechanism = [\"min\", \"valiant\"]; }; vcs = { local = [2]; }; };\n",
+     ":2: vcs.local: routing 'valiant' needs at least 3 local VCs (got 2)\n  in the point "
+     "routing.mechanism=valiant vcs.local=2"},
+};
+
+static void test_sweep_file_errors(void)
+{
+    char path[512], err[SWEEP_ERROR_LEN];
+    for (size_t i = 0; i < sizeof test_sweep_bad_files / sizeof test_sweep_bad_files[0]; i++) {
+        struct sweep sw;
+        struct sweep_grid g;
+        test_sweep_file("bad.cfg", test_sweep_bad_files[i].body, path, sizeof path);
+        int rc = sweep_load(path, &sw, err);
+        if (rc == 0) {
+            rc = sweep_expand(&sw, &g, err);
+            if (rc == 0)
+                sweep_grid_free(&g);
+            sweep_free(&sw);
+        }
+        CU_ASSERT_EQUAL(rc, -1);
+        bool found = strstr(err, path) == err && strstr(err, test_sweep_bad_files[i].message);
+        if (!found)
+            fprintf(stderr, "\n  case %zu: got '%s'\n  wanted '%s'\n", i, err,
+                    test_sweep_bad_files[i].message);
+        CU_ASSERT_TRUE(found);
+    }
+}
+
+static void test_sweep_missing_base(void)
+{
+    char path[512], err[SWEEP_ERROR_LEN], out[TEST_SWEEP_OUT], args[1024];
+    struct sweep sw;
+    snprintf(path, sizeof path, "%s/nobase.cfg", test_sweep_root);
+    test_sweep_write(path, "axes = { sim = { seed = [1]; }; };\n");
+    CU_ASSERT_EQUAL(sweep_load(path, &sw, err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "nobase.cfg:1: base: missing (expected base ="));
+    test_sweep_write(path, "base = \"nowhere.cfg\";\n");
+    CU_ASSERT_EQUAL(sweep_load(path, &sw, err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "nobase.cfg:1: base: cannot read"));
+    /* the command line: message and exit status 2, nothing run */
+    snprintf(args, sizeof args, "sweep %s -o %s/nobase", path, test_sweep_root);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "nobase.cfg:1: base: cannot read"));
+    snprintf(args, sizeof args, "%s/nobase", test_sweep_root);
+    CU_ASSERT_NOT_EQUAL(access(args, F_OK), 0);
+    CU_ASSERT_EQUAL(test_sweep_dfsim("sweep", out), 2);
+    CU_ASSERT_EQUAL(test_sweep_dfsim("sweep x.cfg --jobs 0", out), 2);
+    CU_ASSERT_EQUAL(test_sweep_dfsim("sweep x.cfg --dry-run", out), 2);
+}
+
+/* ---- merge arithmetic ---- */
+
+/* A hand-written point document: only what merge reads. */
+static void test_sweep_point_doc(const char *dir, const char *file, int index, int seed,
+                                 double accepted, double latency, const char *max_min)
+{
+    char path[1024], text[2048];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    snprintf(text, sizeof text,
+             "{\"load\": {\"offered\": 0.4, \"injected\": 0.39, \"accepted\": %g},\n"
+             " \"latency\": {\"mean\": %g, \"p99\": 300},\n"
+             " \"fairness\": {\"min_injected_load\": 0.25, \"max_min\": %s, \"cov\": 0.1},\n"
+             " \"misrouted\": {\"global\": 0, \"local\": 0},\n"
+             " \"sweep\": {\"name\": \"hand\", \"variant\": \"V\", \"point\": {\"traffic.load\": "
+             "%s, \"sim.seed\": %d}, \"hash\": \"%016d\", \"index\": %d}}\n",
+             accepted, latency, max_min, index < 3 ? "0.4" : "0.5", seed, index, index);
+    test_sweep_write(path, text);
+}
+
+static double test_sweep_get(const cJSON *obj, const char *a, const char *b)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, a);
+    if (b)
+        item = cJSON_GetObjectItemCaseSensitive(item, b);
+    return cJSON_IsNumber(item) ? item->valuedouble : NAN;
+}
+
+static cJSON *test_sweep_load_json(const char *dir, const char *file)
+{
+    cJSON *doc = sweep_doc_load(dir, file);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    return doc;
+}
+
+static void test_sweep_merge_arithmetic(void)
+{
+    char dir[256], sub[300], err[1024];
+    snprintf(dir, sizeof dir, "%s/hand", test_sweep_root);
+    snprintf(sub, sizeof sub, "%s/V", dir);
+    CU_ASSERT_EQUAL_FATAL(sweep_doc_mkdirs(sub), 0);
+    /* file names in the reverse of index order: merge orders by index */
+    test_sweep_point_doc(dir, "V/a.json", 3, 1, 0.5, 90, "1.25");
+    test_sweep_point_doc(dir, "V/b.json", 2, 3, 0.37, 125, "2.5");
+    test_sweep_point_doc(dir, "V/c.json", 1, 2, 0.32, 110, "null");
+    test_sweep_point_doc(dir, "V/d.json", 0, 1, 0.30, 100, "1.5");
+    snprintf(sub, sizeof sub, "%s/notes.json", dir);
+    test_sweep_write(sub, "{\"not\": \"a point\"}\n");
+    int n;
+    CU_ASSERT_EQUAL_FATAL(sweep_merge(dir, NULL, &n, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(n, 4);
+    cJSON *doc = test_sweep_load_json(dir, "sweep.json");
+    const cJSON *points = cJSON_GetObjectItemCaseSensitive(doc, "points");
+    const cJSON *groups = cJSON_GetObjectItemCaseSensitive(doc, "groups");
+    CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItemCaseSensitive(doc, "sweep")->valuestring, "hand");
+    CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(points), 4);
+    CU_ASSERT_STRING_EQUAL(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(points, 0), "file")->valuestring,
+        "V/d.json");
+    CU_ASSERT_TRUE(
+        cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(points, 1), "max_min")));
+    CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(groups), 2);
+    const cJSON *g0 = cJSON_GetArrayItem(groups, 0), *g1 = cJSON_GetArrayItem(groups, 1);
+    CU_ASSERT_EQUAL(test_sweep_get(g0, "seeds", NULL), 3);
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(g0, "point"), "sim.seed"));
+    /* accepted 0.30, 0.32, 0.37: mean 0.33, s = 0.0360555, t(0.975, 2) = 4.3027 */
+    CU_ASSERT_DOUBLE_EQUAL(test_sweep_get(g0, "accepted", "mean"), 0.33, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(test_sweep_get(g0, "accepted", "ci95"), 0.0895678429590, 1e-9);
+    /* latency 100, 110, 125: mean 111.667, s = 12.5831 */
+    CU_ASSERT_DOUBLE_EQUAL(test_sweep_get(g0, "latency_mean", "mean"), 111.666666666667, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(test_sweep_get(g0, "latency_mean", "ci95"), 31.2583908072874, 1e-9);
+    /* max_min 1.5, (starved), 2.5: over the two finite values, t(0.975, 1) = 12.7062 */
+    CU_ASSERT_DOUBLE_EQUAL(test_sweep_get(g0, "max_min", "mean"), 2.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(test_sweep_get(g0, "max_min", "ci95"), 6.3531, 1e-9);
+    CU_ASSERT_EQUAL(test_sweep_get(g0, "max_min", "starved"), 1);
+    CU_ASSERT_DOUBLE_EQUAL(test_sweep_get(g0, "cov", "ci95"), 0, 1e-15);
+    /* one seed: ci95 = 0 */
+    CU_ASSERT_EQUAL(test_sweep_get(g1, "seeds", NULL), 1);
+    CU_ASSERT_DOUBLE_EQUAL(test_sweep_get(g1, "accepted", "mean"), 0.5, 1e-12);
+    CU_ASSERT_EQUAL(test_sweep_get(g1, "accepted", "ci95"), 0);
+    cJSON_Delete(doc);
+}
+
+static void test_sweep_t_table(void)
+{
+    double mean, ci;
+    CU_ASSERT_DOUBLE_EQUAL(sweep_merge_t975(1), 12.7062, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(sweep_merge_t975(30), 2.0423, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(sweep_merge_t975(31), 1.96, 1e-9);
+    const double one[] = {4.0};
+    sweep_merge_stats(one, 1, &mean, &ci);
+    CU_ASSERT_DOUBLE_EQUAL(mean, 4.0, 1e-12);
+    CU_ASSERT_EQUAL(ci, 0);
+}
+
+/* ---- saturation ---- */
+
+static int test_sweep_probe(void *ctx, double load, bool *accepts)
+{
+    *accepts = load <= *(const double *)ctx + 1e-9;
+    return 0;
+}
+
+static void test_sweep_bisection(void)
+{
+    double threshold = 0.437, load;
+    int probes;
+    CU_ASSERT_EQUAL(saturation_search(0.01, test_sweep_probe, &threshold, &load, &probes), 0);
+    CU_ASSERT_DOUBLE_EQUAL(load, 0.43, 1e-12);
+    CU_ASSERT_TRUE(probes >= 7 && probes <= 8);
+    threshold = 1;
+    CU_ASSERT_EQUAL(saturation_search(0.01, test_sweep_probe, &threshold, &load, &probes), 0);
+    CU_ASSERT_EQUAL(load, 1);
+    CU_ASSERT_EQUAL(probes, 1);
+    threshold = 0.001;
+    CU_ASSERT_EQUAL(saturation_search(0.1, test_sweep_probe, &threshold, &load, &probes), 0);
+    CU_ASSERT_EQUAL(load, 0);
+    CU_ASSERT_TRUE(saturation_accepts(0.5, 0.475, 0.05));
+    CU_ASSERT_FALSE(saturation_accepts(0.5, 0.47, 0.05));
+}
+
+static void test_sweep_saturation_command(void)
+{
+    char out[TEST_SWEEP_OUT], args[1024];
+    snprintf(args, sizeof args,
+             "saturation conf/default.cfg --set sim.warmup_cycles=300 "
+             "--set sim.measure_cycles=600 --resolution 0.1 -o %s/sat --quiet",
+             test_sweep_root);
+    CU_ASSERT_EQUAL_FATAL(test_sweep_dfsim(args, out), 0);
+    double load = -1;
+    const char *at = strstr(out, "saturation load ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    CU_ASSERT_EQUAL(sscanf(at, "saturation load %lf", &load), 1);
+    CU_ASSERT_TRUE(load > 0.2 && load <= 1);
+    snprintf(args, sizeof args, "%s/sat", test_sweep_root);
+    cJSON *doc = test_sweep_load_json(args, "sweep.json");
+    const cJSON *search =
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "saturation"), 0);
+    CU_ASSERT_DOUBLE_EQUAL(test_sweep_get(search, "load", NULL), load, 1e-12);
+    CU_ASSERT_TRUE(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(search, "complete")));
+    cJSON_Delete(doc);
+    /* a bad --set is bad input */
+    CU_ASSERT_EQUAL(test_sweep_dfsim("saturation conf/default.cfg --set traffic.lod=1", out), 2);
+}
+
+/* ---- end to end: resume, failures, determinism, Slurm task mapping ---- */
+
+static const char test_sweep_small_body[] =
+    "name = \"small\";\n" TEST_SWEEP_FAST
+    "axes = { traffic = { load = [0.2, 0.5]; pattern = [\"uniform\", \"adversarial\"]; }; };\n"
+    "variants = ( { name = \"MIN\"; routing = { mechanism = \"min\"; }; },\n"
+    "             { name = \"VAL\"; routing = { mechanism = \"valiant\"; }; } );\n";
+
+/* Documents (non-hidden .json but sweep.json) under dir: count, and every one parses. */
+static int test_sweep_count_docs(const char *dir, bool *all_parse)
+{
+    char command[512], out[TEST_SWEEP_OUT];
+    snprintf(command, sizeof command,
+             "find '%s' -name '*.json' ! -name '.*' ! -name sweep.json ! -path '*/.stale/*'", dir);
+    test_run_command(command, out, sizeof out);
+    int n = 0;
+    *all_parse = true;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"), n++) {
+        char *text = sweep_doc_read_text(line);
+        cJSON *doc = text ? cJSON_Parse(text) : NULL;
+        *all_parse &= doc != NULL;
+        cJSON_Delete(doc);
+        free(text);
+    }
+    return n;
+}
+
+/* Starts ./dfsim sweep in the background; returns its pid. */
+static pid_t test_sweep_spawn(const char *sweep, const char *dir)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            _exit(127);
+        execl("./dfsim", "./dfsim", "sweep", sweep, "-o", dir, "--jobs", "2", "--quiet",
+              (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+struct test_sweep_stamp {
+    char path[512];
+    struct stat st;
+};
+
+static void test_sweep_kill_and_resume(void)
+{
+    char path[512], dir[256], out[TEST_SWEEP_OUT], args[1024];
+    test_sweep_file("resume.cfg",
+                    "set = { sim = { warmup_cycles = 2000; measure_cycles = 30000; }; };\n"
+                    "axes = { traffic = { load = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]; };\n"
+                    "         sim = { seed = [1, 2]; }; };\n",
+                    path, sizeof path);
+    snprintf(dir, sizeof dir, "%s/resume", test_sweep_root);
+    pid_t pid = test_sweep_spawn(path, dir);
+    CU_ASSERT_FATAL(pid > 0);
+    bool parse;
+    int before = 0;
+    for (int i = 0; i < 4000 && (before = test_sweep_count_docs(dir, &parse)) < 3; i++)
+        nanosleep(&(struct timespec){0, 5000000}, NULL);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    nanosleep(&(struct timespec){0, 100000000}, NULL); /* workers die with the pool */
+    before = test_sweep_count_docs(dir, &parse);
+    CU_ASSERT_TRUE(parse); /* no truncated document */
+    CU_ASSERT_TRUE(before >= 3 && before < 16);
+    /* remember the documents present: a rerun must not write them again */
+    struct test_sweep_stamp stamps[16];
+    snprintf(args, sizeof args, "ls %s/*.json", dir);
+    test_run_command(args, out, sizeof out);
+    int n = 0;
+    for (char *line = strtok(out, "\n"); line && n < 16; line = strtok(NULL, "\n"), n++) {
+        snprintf(stamps[n].path, sizeof stamps[n].path, "%s", line);
+        stat(line, &stamps[n].st);
+    }
+    CU_ASSERT_EQUAL(n, before);
+    snprintf(args, sizeof args, "sweep %s -o %s --jobs 2", path, dir);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
+    snprintf(args, sizeof args, "%d run, %d already done, 0 failed", 16 - before, before);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, args));
+    CU_ASSERT_EQUAL(test_sweep_count_docs(dir, &parse), 16);
+    CU_ASSERT_TRUE(parse);
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        CU_ASSERT_EQUAL_FATAL(stat(stamps[i].path, &st), 0);
+        CU_ASSERT_EQUAL(st.st_ino, stamps[i].st.st_ino);
+        CU_ASSERT_EQUAL(st.st_mtim.tv_sec, stamps[i].st.st_mtim.tv_sec);
+        CU_ASSERT_EQUAL(st.st_mtim.tv_nsec, stamps[i].st.st_mtim.tv_nsec);
+    }
+}
+
+static void test_sweep_failure_isolated(void)
+{
+    char path[512], dir[256], out[TEST_SWEEP_OUT], args[1024], blocker[1024];
+    struct sweep sw;
+    struct sweep_grid g;
+    test_sweep_expand(test_sweep_file("small.cfg", test_sweep_small_body, path, sizeof path), &sw,
+                      &g);
+    CU_ASSERT_EQUAL_FATAL(g.n_jobs, 8);
+    /* a directory where point 5's document goes: its worker fails to write, at run time */
+    snprintf(dir, sizeof dir, "%s/fail", test_sweep_root);
+    snprintf(blocker, sizeof blocker, "%s/%s", dir, g.jobs[5].file);
+    CU_ASSERT_EQUAL_FATAL(sweep_doc_mkdirs(blocker), 0);
+    snprintf(args, sizeof args, "sweep %s -o %s --jobs 2", path, dir);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 1);
+    snprintf(args, sizeof args, "point 5 (%s) failed: cannot write", g.jobs[5].file);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, args));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "8 run, 0 already done, 1 failed"));
+    for (int j = 0; j < g.n_jobs; j++)
+        CU_ASSERT_EQUAL(sweep_run_done(&sw, &g, j, dir), j != 5);
+    cJSON *doc = test_sweep_load_json(dir, "sweep.json");
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "points")), 7);
+    cJSON_Delete(doc);
+    /* the obstacle gone, a rerun completes the sweep with just that point */
+    rmdir(blocker);
+    snprintf(args, sizeof args, "sweep %s -o %s --jobs 2", path, dir);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "1 run, 7 already done, 0 failed"));
+    sweep_grid_free(&g);
+    sweep_free(&sw);
+}
+
+/* Runs ./dfsim sweep SWEEP -o DIR --jobs 2 and checks exit 0 and the output's fragments. */
+static void test_sweep_run_expect(const char *sweep, const char *dir, const char *a, const char *b)
+{
+    char out[TEST_SWEEP_OUT], args[1024];
+    snprintf(args, sizeof args, "sweep %s -o %s --jobs 2", sweep, dir);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
+    bool found = strstr(out, a) && (!b || strstr(out, b));
+    if (!found)
+        fprintf(stderr, "\n  wanted '%s' and '%s' in:\n%s\n", a, b ? b : "", out);
+    CU_ASSERT_TRUE(found);
+}
+
+/* Editing the sweep file reruns only the points whose config changed, and the documents kept
+ * get their new index; undoing the edit sets the new points aside in DIR/.stale/, redoing it
+ * brings them back. */
+static void test_sweep_edit_and_undo(void)
+{
+    char path[512], edited[512], dir[256], body[2048], file[300];
+    test_sweep_file("small.cfg", test_sweep_small_body, path, sizeof path);
+    snprintf(body, sizeof body, "%s", test_sweep_small_body);
+    char *at = strstr(body, "[0.2, 0.5]");
+    memmove(at + 6, at + 1, strlen(at + 1) + 1);
+    memcpy(at + 1, "0.1, ", 5); /* loads [0.1, 0.2, 0.5]: 12 points, the old ones shifted */
+    test_sweep_file("edited.cfg", body, edited, sizeof edited);
+    snprintf(dir, sizeof dir, "%s/edit", test_sweep_root);
+    snprintf(file, sizeof file, "%s/sweep.json", dir);
+    test_sweep_run_expect(path, dir, "8 run, 0 already done, 0 failed", NULL);
+    char *first = sweep_doc_read_text(file);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(first);
+    test_sweep_run_expect(edited, dir, "4 run, 8 already done, 0 failed", NULL);
+    cJSON *doc = test_sweep_load_json(dir, "sweep.json");
+    const cJSON *points = cJSON_GetObjectItemCaseSensitive(doc, "points");
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(points), 12);
+    for (int i = 0; i < cJSON_GetArraySize(points); i++)
+        CU_ASSERT_EQUAL(test_sweep_get(cJSON_GetArrayItem(points, i), "index", NULL), i);
+    cJSON_Delete(doc);
+    test_sweep_run_expect(path, dir, "0 run, 8 already done, 0 failed",
+                          "4 documents of points no longer in the sweep moved");
+    char *again = sweep_doc_read_text(file);
+    CU_ASSERT_TRUE(again && strcmp(first, again) == 0);
+    free(first);
+    free(again);
+    test_sweep_run_expect(edited, dir, "0 run, 12 already done, 0 failed",
+                          "4 documents brought back");
+}
+
+/* Point documents of two runs are equal once "timing" is removed; sweep.json byte for byte. */
+static void test_sweep_same_results(const char *a, const char *b, const struct sweep_grid *g)
+{
+    for (int j = 0; j < g->n_jobs; j++) {
+        cJSON *da = test_sweep_load_json(a, g->jobs[j].file);
+        cJSON *db = test_sweep_load_json(b, g->jobs[j].file);
+        CU_ASSERT_PTR_NOT_NULL(cJSON_GetObjectItemCaseSensitive(da, "timing"));
+        cJSON_DeleteItemFromObjectCaseSensitive(da, "timing");
+        cJSON_DeleteItemFromObjectCaseSensitive(db, "timing");
+        CU_ASSERT_TRUE(cJSON_Compare(da, db, true));
+        cJSON_Delete(da);
+        cJSON_Delete(db);
+    }
+    char pa[512], pb[512];
+    snprintf(pa, sizeof pa, "%s/sweep.json", a);
+    snprintf(pb, sizeof pb, "%s/sweep.json", b);
+    char *ta = sweep_doc_read_text(pa), *tb = sweep_doc_read_text(pb);
+    CU_ASSERT_TRUE(ta && tb && strcmp(ta, tb) == 0);
+    free(ta);
+    free(tb);
+}
+
+static void test_sweep_jobs_determinism(void)
+{
+    char path[512], d1[256], d2[256], out[TEST_SWEEP_OUT], args[1024];
+    struct sweep sw;
+    struct sweep_grid g;
+    test_sweep_expand(test_sweep_file("small.cfg", test_sweep_small_body, path, sizeof path), &sw,
+                      &g);
+    snprintf(d1, sizeof d1, "%s/jobs1", test_sweep_root);
+    snprintf(d2, sizeof d2, "%s/jobs2", test_sweep_root);
+    snprintf(args, sizeof args, "sweep %s -o %s --jobs 1 --quiet", path, d1);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
+    snprintf(args, sizeof args, "sweep %s -o %s --jobs 2 --quiet", path, d2);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
+    test_sweep_same_results(d1, d2, &g);
+    /* merge rebuilds the same sweep.json from the documents alone */
+    snprintf(args, sizeof args, "%s/sweep.json", d2);
+    unlink(args);
+    snprintf(args, sizeof args, "merge %s", d2);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
+    test_sweep_same_results(d1, d2, &g);
+    /* --list shows every point done */
+    snprintf(args, sizeof args, "sweep %s -o %s --list", path, d1);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "# 8 done, 0 missing"));
+    sweep_grid_free(&g);
+    sweep_free(&sw);
+}
+
+static void test_sweep_slurm_task_mapping(void)
+{
+    char path[512], dir[256], out[TEST_SWEEP_OUT], args[1024], file[600];
+    struct sweep sw;
+    struct sweep_grid g;
+    test_sweep_expand(test_sweep_file("small.cfg", test_sweep_small_body, path, sizeof path), &sw,
+                      &g);
+    snprintf(dir, sizeof dir, "%s/slurm", test_sweep_root);
+    snprintf(args, sizeof args, "sweep %s -o %s --slurm --dry-run --points-per-task 3", path, dir);
+    CU_ASSERT_EQUAL_FATAL(test_sweep_dfsim(args, out), 0);
+    snprintf(file, sizeof file, "%s/slurm.sbatch", dir);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, file));
+    char *script = sweep_doc_read_text(file);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(script);
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "#SBATCH --array=0-2\n")); /* 8 points, 3 a task */
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "--task-index \"$SLURM_ARRAY_TASK_ID\" "
+                                          "--points-per-task 3 --quiet"));
+    free(script);
+    /* task 1 runs lines 4..6 of slurm-points.txt: points 3, 4, 5 */
+    snprintf(args, sizeof args, "sweep %s -o %s --task-index 1 --points-per-task 3", path, dir);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
+    for (int j = 0; j < g.n_jobs; j++)
+        CU_ASSERT_EQUAL(sweep_run_done(&sw, &g, j, dir), j >= 3 && j <= 5);
+    sweep_grid_free(&g);
+    sweep_free(&sw);
+}
+
+int test_sweep_register(void)
+{
+    CU_pSuite s = CU_add_suite("sweep", test_sweep_init, test_sweep_cleanup);
+    if (!s)
+        return -1;
+    static const struct {
+        const char *name;
+        CU_TestFunc fn;
+    } tests[] = {
+        {"grid expansion: axes x variants, counts, order, names", test_sweep_expansion_order},
+        {"a sweep without variants", test_sweep_without_variants},
+        {"hash = FNV-1a of the resolved config", test_sweep_hash_is_resolved_config},
+        {"editing the sweep file rehashes only changed points", test_sweep_hash_stability},
+        {"sweep file errors: FILE:LINE: KEY: problem", test_sweep_file_errors},
+        {"missing base, bad command lines: exit 2", test_sweep_missing_base},
+        {"merge: mean and 95% CI over seeds", test_sweep_merge_arithmetic},
+        {"Student t table", test_sweep_t_table},
+        {"saturation bisection", test_sweep_bisection},
+        {"dfsim saturation end to end", test_sweep_saturation_command},
+        {"kill -9 mid-sweep, then resume", test_sweep_kill_and_resume},
+        {"a failing point is isolated", test_sweep_failure_isolated},
+        {"edit the sweep file, then undo the edit", test_sweep_edit_and_undo},
+        {"same documents with --jobs 1 and 2; merge", test_sweep_jobs_determinism},
+        {"Slurm script and task mapping (no Slurm needed)", test_sweep_slurm_task_mapping},
+    };
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        if (!CU_add_test(s, tests[i].name, tests[i].fn))
+            return -1;
+    return 0;
+}

@@ -1,0 +1,293 @@
+#!/usr/bin/env bash
+# slurm-cluster: a real one-node Slurm cluster on this machine (munged + slurmctld + slurmd from
+# Debian's packages, no systemd), for `make test-slurm`. Adapted from shared/tools/slurm-local.sh.
+#
+#   tools/slurm-cluster.sh start    install the packages if missing (root), start the daemons
+#                                   that are not running, wait until the node takes jobs; prints
+#                                   "export SLURM_CONF=... DFSIM_SLURM_STARTED=0|1" on stdout
+#                                   for the clients (eval it; 1: this call started a daemon)
+#   tools/slurm-cluster.sh stop     cancel our jobs, stop the daemons this script started (by
+#                                   the PIDs it recorded), and only those
+#   tools/slurm-cluster.sh status   daemons, sinfo, squeue
+#
+# The cluster's files live in $DFSIM_SLURM_DIR (default /var/lib/dfsim-slurm): slurm.conf,
+# controller state, slurmd spool, logs, pid files, and `started` (the daemons to stop). A
+# cluster that already answers (`sinfo` works with the system's configuration) is used as it is
+# and nothing is started or stopped. Environment: DFSIM_SLURM_TIMEOUT (60 s to wait for the
+# node), DFSIM_SLURM_NO_INSTALL=1 (never call apt-get).
+# Exit status: 0 ok; 1 with a "slurm-cluster: ERROR: ..." line; 3 no cluster can be had here
+# (not root, or Slurm missing with DFSIM_SLURM_NO_INSTALL=1): callers may skip.
+set -euo pipefail
+
+BASE=${DFSIM_SLURM_DIR:-/var/lib/dfsim-slurm}
+TIMEOUT=${DFSIM_SLURM_TIMEOUT:-60}
+CONF=$BASE/slurm.conf
+STARTED=$BASE/started
+MUNGE_RUN=/run/munge
+MUNGE_PID=$MUNGE_RUN/munged.pid
+MUNGE_KEY=/etc/munge/munge.key
+PARTITION=dfsim
+
+log() { echo "slurm-cluster: $*" >&2; }
+die() {
+    echo "slurm-cluster: ERROR: $*" >&2
+    exit 1
+}
+
+# pid_is PID COMM: the process is alive (not a zombie) and runs COMM
+pid_is() {
+    local p=$1 comm=$2
+    [ -n "$p" ] && [ -r "/proc/$p/comm" ] || return 1
+    [ "$(cat "/proc/$p/comm" 2>/dev/null)" = "$comm" ] || return 1
+    [ "$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)" != Z ]
+}
+
+# pid_file_alive FILE COMM: prints the pid in FILE if that process is alive and is COMM
+pid_file_alive() {
+    local p
+    [ -r "$1" ] || return 1
+    p=$(tr -dc 0-9 <"$1" 2>/dev/null) || return 1
+    pid_is "$p" "$2" && echo "$p"
+}
+
+installed() {
+    command -v slurmctld >/dev/null && command -v slurmd >/dev/null &&
+        command -v sbatch >/dev/null && command -v munged >/dev/null
+}
+
+install_packages() {
+    installed && return 0
+    if [ "$(id -u)" != 0 ] || [ "${DFSIM_SLURM_NO_INSTALL:-0}" = 1 ]; then
+        log "Slurm is not installed and cannot be installed here (needs root and apt-get)"
+        exit 3
+    fi
+    log "installing slurmctld slurmd slurm-client munge from Debian"
+    # Without systemd, keep the packages' postinst from starting their init.d services.
+    local made_policy=0 rc=0
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+        chmod 755 /usr/sbin/policy-rc.d
+        made_policy=1
+    fi
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        --no-install-recommends slurmctld slurmd slurm-client munge >/dev/null; } || rc=$?
+    [ "$made_policy" = 1 ] && rm -f /usr/sbin/policy-rc.d
+    [ "$rc" = 0 ] || die "apt-get install failed (rc=$rc)"
+    installed || die "packages installed but the Slurm commands are still missing"
+}
+
+# Records a daemon this script started, to stop it (and only it) later.
+STARTED_NOW=0
+record() {
+    echo "$1 $2" >>"$STARTED"
+    STARTED_NOW=1
+}
+
+dump_logs() {
+    local f
+    for f in "$BASE/log/slurmctld.log" "$BASE/log/slurmd.log" /var/log/munge/munged.log; do
+        [ -r "$f" ] && { echo "---- tail $f" >&2; tail -n 15 "$f" >&2; }
+    done
+    return 0
+}
+
+munge_ok() { munge -n 2>/dev/null | unmunge >/dev/null 2>&1; }
+
+start_munge() {
+    local p i
+    if p=$(pid_file_alive "$MUNGE_PID" munged) && munge_ok; then
+        log "munged already running (pid $p)"
+        return 0
+    fi
+    if [ ! -s "$MUNGE_KEY" ]; then
+        log "creating the munge key"
+        mkdir -p /etc/munge
+        mungekey --create --keyfile="$MUNGE_KEY" --force
+    fi
+    chown munge:munge /etc/munge "$MUNGE_KEY"
+    chmod 700 /etc/munge
+    chmod 600 "$MUNGE_KEY"
+    mkdir -p "$MUNGE_RUN" /var/lib/munge /var/log/munge
+    chown munge:munge "$MUNGE_RUN" /var/lib/munge /var/log/munge
+    chmod 755 "$MUNGE_RUN"
+    rm -f "$MUNGE_PID"
+    runuser -u munge -- /usr/sbin/munged || die "munged failed to start (see /var/log/munge/munged.log)"
+    for i in $(seq 50); do
+        if munge_ok && p=$(pid_file_alive "$MUNGE_PID" munged); then
+            record munged "$p"
+            log "started munged (pid $p)"
+            return 0
+        fi
+        sleep 0.1
+    done
+    dump_logs
+    die "munged started but munge -n | unmunge fails"
+}
+
+write_conf() {
+    local host node mem
+    host=$(hostname -s)
+    # slurmd -C prints the real node; more CPUs or memory than it has would DRAIN the node
+    node=$(slurmd -C | head -n1)
+    [[ $node == NodeName=* ]] || die "slurmd -C gave no NodeName line: $node"
+    mem=$(sed -n 's/.*RealMemory=\([0-9]*\).*/\1/p' <<<"$node")
+    [ -n "$mem" ] || die "cannot read RealMemory from slurmd -C"
+    node=$(sed "s/RealMemory=[0-9]*/RealMemory=$((mem * 9 / 10))/" <<<"$node")
+    mkdir -p "$BASE/ctld" "$BASE/spool" "$BASE/log"
+    cat >"$CONF.tmp" <<EOF
+# generated by dfsim tools/slurm-cluster.sh: one node, no cgroups, no accounting
+ClusterName=dfsimci
+SlurmctldHost=$host(127.0.0.1)
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CryptoType=crypto/munge
+MpiDefault=none
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SchedulerType=sched/backfill
+SchedulerParameters=batch_sched_delay=0,sched_min_interval=0
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+ReturnToService=2
+MailProg=/bin/true
+StateSaveLocation=$BASE/ctld
+SlurmdSpoolDir=$BASE/spool
+SlurmctldPidFile=$BASE/slurmctld.pid
+SlurmdPidFile=$BASE/slurmd.pid
+SlurmctldLogFile=$BASE/log/slurmctld.log
+SlurmdLogFile=$BASE/log/slurmd.log
+SlurmctldPort=6817
+SlurmdPort=6818
+$node NodeAddr=127.0.0.1 State=UNKNOWN
+PartitionName=$PARTITION Nodes=$host Default=YES MaxTime=INFINITE State=UP
+EOF
+    mv "$CONF.tmp" "$CONF"
+}
+
+node_state() { sinfo -h -n "$(hostname -s)" -o %T 2>/dev/null | head -n1; }
+
+wait_node() {
+    local t0 st resumed=0
+    t0=$(date +%s)
+    while :; do
+        st=$(node_state || true)
+        case "$st" in
+        idle | mixed | allocated | completing) return 0 ;;
+        drain* | down* | fail*)
+            if [ "$resumed" = 0 ]; then
+                log "node is $st ($(sinfo -h -R -o %E 2>/dev/null)); resuming it"
+                scontrol update nodename="$(hostname -s)" state=resume 2>/dev/null || true
+                resumed=1
+            fi
+            ;;
+        esac
+        if [ $(($(date +%s) - t0)) -ge "$TIMEOUT" ]; then
+            dump_logs
+            die "node not usable after ${TIMEOUT}s (state '${st:-no answer from slurmctld}')"
+        fi
+        sleep 0.2
+    done
+}
+
+# start_daemon NAME: slurmctld or slurmd from our configuration, unless ours already runs
+start_daemon() {
+    local name=$1 p i
+    if p=$(pid_file_alive "$BASE/$name.pid" "$name"); then
+        log "$name already running (pid $p)"
+        return 0
+    fi
+    rm -f "$BASE/$name.pid"
+    if [ "$name" = slurmctld ]; then
+        rm -f "$BASE/ctld/clustername"
+        slurmctld -c -f "$CONF" || { dump_logs; die "slurmctld failed to start"; }
+    else
+        slurmd -f "$CONF" || { dump_logs; die "slurmd failed to start"; }
+    fi
+    for i in $(seq 50); do
+        if p=$(pid_file_alive "$BASE/$name.pid" "$name"); then
+            record "$name" "$p"
+            log "started $name (pid $p)"
+            return 0
+        fi
+        sleep 0.1
+    done
+    dump_logs
+    die "$name exited right after its start"
+}
+
+cmd_start() {
+    local t0
+    t0=$(date +%s.%N)
+    install_packages
+    if [ ! -f "$STARTED" ] && env -u SLURM_CONF sinfo -h >/dev/null 2>&1; then
+        log "a Slurm cluster is already running: using it as it is"
+        return 0
+    fi
+    if [ "$(id -u)" != 0 ]; then
+        log "starting the Slurm daemons needs root"
+        exit 3
+    fi
+    mkdir -p "$BASE"
+    export SLURM_CONF=$CONF
+    start_munge
+    [ -f "$CONF" ] && pid_file_alive "$BASE/slurmctld.pid" slurmctld >/dev/null || write_conf
+    start_daemon slurmctld
+    start_daemon slurmd
+    wait_node
+    log "cluster ready in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s"
+    echo "export SLURM_CONF=$CONF DFSIM_SLURM_STARTED=$STARTED_NOW"
+}
+
+# stop_pid NAME PID: TERM, up to 10 s, then KILL; this PID only
+stop_pid() {
+    local name=$1 p=$2 i
+    pid_is "$p" "$name" || return 0
+    kill -TERM "$p" 2>/dev/null || true
+    for i in $(seq 100); do
+        pid_is "$p" "$name" || { log "stopped $name (pid $p)"; return 0; }
+        sleep 0.1
+    done
+    log "$name (pid $p) ignored SIGTERM: SIGKILL"
+    kill -KILL "$p" 2>/dev/null || true
+}
+
+cmd_stop() {
+    [ -f "$STARTED" ] || { log "no daemon started by this script is recorded"; return 0; }
+    export SLURM_CONF=$CONF
+    if grep -q '^slurmctld ' "$STARTED"; then
+        scancel --partition="$PARTITION" 2>/dev/null || true
+    fi
+    local name p
+    for name in slurmd slurmctld munged; do # reverse order of the start
+        while read -r n p; do
+            [ "$n" = "$name" ] && stop_pid "$name" "$p"
+        done <"$STARTED"
+    done
+    rm -f "$STARTED"
+}
+
+cmd_status() {
+    local name p
+    for name in slurmctld slurmd; do
+        if p=$(pid_file_alive "$BASE/$name.pid" "$name"); then echo "$name: running (pid $p)"; else echo "$name: not running"; fi
+    done
+    if p=$(pid_file_alive "$MUNGE_PID" munged); then echo "munged: running (pid $p)"; else echo "munged: not running"; fi
+    [ -f "$STARTED" ] && { echo "started by this script:"; cat "$STARTED"; }
+    [ -f "$CONF" ] && export SLURM_CONF=$CONF
+    sinfo 2>&1 || true
+    squeue 2>&1 || true
+}
+
+case "${1:-}" in
+start) cmd_start ;;
+stop) cmd_stop ;;
+status) cmd_status ;;
+*)
+    echo "usage: $0 start|stop|status" >&2
+    exit 2
+    ;;
+esac
