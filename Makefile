@@ -25,6 +25,13 @@ help:
 	@echo "make demo       deps + build + run conf/default.cfg -> results/default.json"
 	@echo "make test       deps + the whole test suite (release build and ASan/UBSan build)"
 	@echo "make bench      speed of the reference network (not part of the tests)"
+	@echo "make figures    the reference study's sweeps (h=6, hours) and plots into plots/out/"
+	@echo "make figures-quick  the same on h=3 in minutes (smoke test)"
+	@echo "make test-python    the plotting scripts' unit tests (part of make test)"
+	@echo "make test-slurm the Slurm round trip of sweeps (one-node cluster; part of make test)"
+	@echo "make fuzz       fuzz the config loader for FUZZ_SECONDS (60) with libFuzzer"
+	@echo "make memcheck   valgrind memcheck of the end-to-end runs (no error, no leak)"
+	@echo "make soak       every routing at offered 1.0 for 10^6 cycles on h=3 with --check"
 
 deps:
 	@sh tools/deps.sh
@@ -55,6 +62,11 @@ dfsim-san: $(CORE_SRC:%.c=$(BUILD)/test/%.o) $(BUILD)/test/src/main.o
 
 test: deps
 	@$(MAKE) --no-print-directory test-unit
+	@$(MAKE) --no-print-directory test-python
+	@$(MAKE) --no-print-directory test-slurm
+	@$(MAKE) --no-print-directory test-fuzz
+	@echo "(unit, python, slurm and fuzz groups all passed)"
+	@echo "test-groups: 4 passed, 0 failed"
 
 test-unit: dfsim dfsim-san dfsim-test
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./dfsim-test
@@ -66,7 +78,72 @@ demo: deps
 bench: dfsim
 	@sh tools/bench.sh
 
+# The Slurm round trip of sweeps (issue 5): installs and starts a one-node cluster on localhost,
+# runs a small sweep through `dfsim sweep --slurm` and compares it with the same sweep run
+# locally; skips with a message only where no cluster can be had (not root).
+.PHONY: test-slurm
+test-slurm: dfsim
+	@bash tests/slurm_test.sh
+
 clean:
 	rm -rf $(BUILD) dfsim dfsim-test dfsim-san
+
+# ---- robustness (issue 8): fuzzing, valgrind, soak -------------------------------------------
+# make fuzz       libFuzzer (clang) over the config loader and --set, FUZZ_SECONDS (60) from
+#                 tests/fuzz/corpus; new inputs go to build/fuzz/corpus, crashes to
+#                 build/fuzz/artifacts (fix, then keep them in tests/fuzz/regressions)
+# make test-fuzz  the same for 30 s (part of make test)
+# make memcheck   valgrind memcheck of the end-to-end runs: no error, no leak
+# make soak       every routing at offered 1.0 for 10^6 cycles on h=3 with --check
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_OBJ     := $(CORE_SRC:%.c=$(BUILD)/fuzz/%.o) $(BUILD)/fuzz/tests/fuzz/fuzz_input.o
+SOAK_CHECK_EVERY ?= 1
+SOAK_CYCLES  ?= 1000000
+
+.PHONY: fuzz test-fuzz memcheck soak
+
+$(BUILD)/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS) -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -DDFSIM_FUZZ -MMD -MP -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz_config: $(FUZZ_OBJ) $(BUILD)/fuzz/tests/fuzz/fuzz_config.o
+	$(FUZZ_CC) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+# The CUnit suite "fuzz" replays the corpus and the regression inputs under ASan/UBSan.
+dfsim-test: $(BUILD)/test/tests/fuzz/fuzz_input.o
+
+fuzz: $(BUILD)/fuzz/fuzz_config
+	@sh tools/fuzz.sh $(FUZZ_SECONDS)
+
+test-fuzz:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+
+memcheck: dfsim
+	@sh tools/memcheck.sh
+
+soak: dfsim
+	@sh tools/soak.sh $(SOAK_CYCLES) $(SOAK_CHECK_EVERY)
+
+# ---- figures (issue 6): the reference study's sweeps and plots; see plots/README.md -----------
+# make figures        conf/sweeps/{load_*,injection,scaling_h*}.cfg on h=6 (h=8, 10 for the size
+#                     study), resumable, all cores (JOBS=N), then plots/out/*.png|pdf|md|csv: hours
+# make figures-quick  their h=3 twins (conf/sweeps/quick_*.cfg) into plots/out/quick/: minutes
+# make test-python    the unittest suite of plots/ (builds tiny results with ./dfsim)
+PYTHON ?= /usr/bin/python3
+
+.PHONY: figures figures-quick test-python
+
+figures: deps
+	@$(MAKE) --no-print-directory dfsim
+	PYTHON=$(PYTHON) sh plots/figures.sh
+
+figures-quick: deps
+	@$(MAKE) --no-print-directory dfsim
+	PYTHON=$(PYTHON) sh plots/figures.sh --quick
+
+test-python: dfsim
+	$(PYTHON) -m unittest discover -s plots/tests -v
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

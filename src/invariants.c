@@ -1,120 +1,294 @@
-/* invariants: an independent recount of the whole network state, used by the tests every
- * cycle (and by --check): packets neither lost nor duplicated, credits equal to the free space
- * they mirror, every buffered packet on a VC its port has. */
+/* invariants: an independent recount of the whole network state, run every cycle by the tests
+ * and by `dfsim run --check`: packets neither lost nor duplicated nor older than the run,
+ * credits within [0, capacity] and equal to the free space they mirror, every buffered packet
+ * on a VC of its routing's ladder, link events in the future and ordered like the links. */
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim.h"
 
+/* Scratch of one recount (allocated per call: the check is opt-in and O(network state)). */
 struct recount {
-    uint8_t *seen;         /* per pool index */
-    int32_t *credit_owed;  /* per (router, port, vc) of an output: phits the credit mirrors */
+    uint8_t *seen;          /* per pool index */
+    int32_t *credit_owed;   /* per (router, port, vc) of an output: phits the credit mirrors */
+    uint32_t *last_arrival; /* per (router, port): 1 + delay of the latest arrival seen */
     uint64_t packets;
+    char why[512];
 };
 
-static int invariant_fail(struct sim *sim, const char *what)
+/* Where a packet was found, for the ladder rule and the message. */
+enum place { PLACE_INPUT, PLACE_OUTPUT, PLACE_LINK, PLACE_EJECTION };
+
+static const char *const place_names[] = {"input buffer", "output buffer", "link into",
+                                          "ejection link"};
+
+static int recount_fail(struct recount *rc, const char *fmt, ...)
 {
-    sim->status = SIM_INVARIANT;
-    snprintf(sim->message, sizeof sim->message, "invariant broken at cycle %" PRIu64 ": %s",
-             sim->cycle, what);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rc->why, sizeof rc->why, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
-static int recount_packet(struct sim *sim, struct recount *rc, uint32_t index, char *why,
-                          size_t why_len)
+/* ---- the VC ladder ---- */
+
+/* in_transit's OLM hops reuse the VC of the last local ladder entry before the packet's
+ * position (ladder_local_reuse); every other mechanism climbs the ladder strictly. */
+static bool invariant_reuses_local_vcs(const struct sim *sim)
 {
-    if (index >= sim->pool.capacity) {
-        snprintf(why, why_len, "packet index %u outside the pool", index);
-        return -1;
-    }
-    if (rc->seen[index]) {
-        snprintf(why, why_len, "packet %u (index %u) is in two places",
-                 sim_packet(sim, index)->id, index);
-        return -1;
-    }
-    rc->seen[index] = 1;
-    rc->packets++;
-    return 0;
+    return sim->routing == &routing_in_transit;
 }
 
+/* Is VC `vc` of a buffer of class `cls` where the packet's ladder position says it is? */
+static bool invariant_on_ladder(const struct sim *sim, const struct packet *pk, int cls, int vc)
+{
+    const struct vc_ladder *ladder = &sim->ladder;
+    int pos = pk->ladder_pos;
+    if (cls == PORT_NODE) { /* vc == dst * vcs_injection / nodes, without a division */
+        uint64_t scaled = (uint64_t)pk->dst * (uint64_t)sim->vcs_injection;
+        uint64_t nodes = (uint64_t)sim->topo.nodes;
+        return pos == 0 && scaled >= (uint64_t)vc * nodes && scaled < (uint64_t)(vc + 1) * nodes;
+    }
+    if (pos < 1 || pos > ladder->length)
+        return false;
+    if (ladder->port_class[pos - 1] == cls)
+        return ladder->vc[pos - 1] == vc;
+    if (cls == PORT_GLOBAL || !invariant_reuses_local_vcs(sim))
+        return false;
+    int reused = -1;
+    for (int e = 0; e < pos; e++)
+        if (ladder->port_class[e] == PORT_LOCAL)
+            reused = ladder->vc[e];
+    return reused == vc;
+}
+
+/* ---- one packet ---- */
+
+/* A counted packet is where its VC and ladder position say it is; a packet in an ejection
+ * buffer is at its destination. */
+static int check_packet_place(struct sim *sim, struct recount *rc, const struct packet *pk,
+                              int router, int port, int vc, enum place place)
+{
+    const char *where = place_names[place];
+    if ((place == PLACE_INPUT || place == PLACE_LINK) && pk->vc != vc)
+        return recount_fail(rc, "router %d port %d vc %d: %s holds packet %u of vc %d", router,
+                            port, vc, where, pk->id, pk->vc);
+    int cls = sim->port_class[port];
+    if (place == PLACE_EJECTION)
+        return 0;
+    if (place == PLACE_OUTPUT && cls == PORT_NODE) {
+        if (pk->dst == (uint32_t)(router * sim->topo.p + port))
+            return 0;
+        return recount_fail(rc, "router %d port %d: ejection buffer holds packet %u for node %u",
+                            router, port, pk->id, pk->dst);
+    }
+    if (vc < sim->port_vcs[port] && invariant_on_ladder(sim, pk, cls, vc))
+        return 0;
+    return recount_fail(rc,
+                        "router %d port %d vc %d: packet %u (%u->%u) in the %s is off the "
+                        "ladder of routing '%s' (ladder position %d)",
+                        router, port, vc, pk->id, pk->src, pk->dst, where, sim->routing->name,
+                        pk->ladder_pos);
+}
+
+/* Counts the packet at pool index `index`, found at (router, port, vc) of a place, once. */
+static int recount_packet(struct sim *sim, struct recount *rc, uint32_t index, int router, int port,
+                          int vc, enum place place)
+{
+    if (index >= sim->pool.capacity)
+        return recount_fail(rc, "router %d port %d vc %d: %s holds packet index %u (pool of %u)",
+                            router, port, vc, place_names[place], index, sim->pool.capacity);
+    const struct packet *pk = sim_packet(sim, index);
+    if (rc->seen[index])
+        return recount_fail(rc, "router %d port %d vc %d: packet %u (index %u) is in two places",
+                            router, port, vc, pk->id, index);
+    rc->seen[index] = 1;
+    rc->packets++;
+    if (pk->gen_cycle > sim->cycle)
+        return recount_fail(rc,
+                            "router %d port %d vc %d: packet %u in the %s was generated at cycle "
+                            "%u, after the current cycle",
+                            router, port, vc, pk->id, place_names[place], pk->gen_cycle);
+    return check_packet_place(sim, rc, pk, router, port, vc, place);
+}
+
+/* ---- buffers ---- */
+
 /* Upstream (router, output port) whose credits mirror input (router, port). */
-static void upstream_of(const struct sim *sim, int router, int port, int *up_router,
-                        int *up_port)
+static void upstream_of(const struct sim *sim, int router, int port, int *up_router, int *up_port)
 {
     int idx = router * sim->topo.radix + port;
     *up_router = sim->topo.neighbour[idx];
     *up_port = sim->topo.neighbour_port[idx];
 }
 
-static int recount_buffers(struct sim *sim, struct recount *rc, char *why, size_t why_len)
+static int recount_input_vc(struct sim *sim, struct recount *rc, int r, int port, int vc)
 {
-    const struct topology *t = &sim->topo;
-    int S = sim->packet_size;
-    for (int r = 0; r < t->routers; r++)
-        for (int port = 0; port < t->radix; port++) {
-            int cls = sim->port_class[port];
-            for (int vc = 0; vc < sim->port_vcs[port]; vc++) {
-                const struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, port, vc)];
-                if (((sim_port(sim, r, port)->input_vc_mask >> vc) & 1) != (ring->count > 0)) {
-                    snprintf(why, why_len, "router %d port %d vc %d: VC mask disagrees", r,
-                             port, vc);
-                    return -1;
-                }
-                for (int k = 0; k < ring->count; k++) {
-                    uint32_t index = sim->slots[ring->base + (ring->head + k) % ring->capacity];
-                    if (recount_packet(sim, rc, index, why, why_len))
-                        return -1;
-                    if (sim_packet(sim, index)->vc != vc) {
-                        snprintf(why, why_len, "router %d port %d vc %d holds packet %u of vc %d",
-                                 r, port, vc, sim_packet(sim, index)->id,
-                                 sim_packet(sim, index)->vc);
-                        return -1;
-                    }
-                }
-                if (cls != PORT_NODE) {
-                    int ur, up;
-                    upstream_of(sim, r, port, &ur, &up);
-                    rc->credit_owed[sim_vc_index(sim, ur, up, vc)] += ring->count * S;
-                }
-            }
-            const struct packet_ring *out = &sim_port(sim, r, port)->output;
-            for (int k = 0; k < out->count; k++) {
-                uint32_t index = sim->slots[out->base + (out->head + k) % out->capacity];
-                if (recount_packet(sim, rc, index, why, why_len))
-                    return -1;
-                if (cls != PORT_NODE)
-                    rc->credit_owed[sim_vc_index(sim, r, port, sim_packet(sim, index)->vc)] += S;
-            }
-        }
-    return 0;
-}
-
-static int recount_events(struct sim *sim, struct recount *rc, char *why, size_t why_len)
-{
-    int S = sim->packet_size;
-    for (uint32_t b = 0; b <= sim->wheel.mask; b++) {
-        const struct event_bucket *bucket = &sim->wheel.buckets[b];
-        for (uint32_t i = 0; i < bucket->count; i++) {
-            const struct event *ev = &bucket->events[i];
-            if (ev->kind == EVENT_CREDIT) {
-                rc->credit_owed[sim_vc_index(sim, (int)ev->router, ev->port, ev->vc)] += S;
-                continue;
-            }
-            if (recount_packet(sim, rc, ev->packet, why, why_len))
-                return -1;
-            if (ev->kind == EVENT_ARRIVAL) {
-                int ur, up;
-                upstream_of(sim, (int)ev->router, ev->port, &ur, &up);
-                rc->credit_owed[sim_vc_index(sim, ur, up, ev->vc)] += S;
-            }
-        }
+    const struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, port, vc)];
+    if (((sim_port(sim, r, port)->input_vc_mask >> vc) & 1) != (ring->count > 0))
+        return recount_fail(rc, "router %d port %d vc %d: VC mask disagrees", r, port, vc);
+    if (ring->count > ring->capacity)
+        return recount_fail(rc, "router %d port %d vc %d: %u packets in a buffer of %u", r, port,
+                            vc, ring->count, ring->capacity);
+    const uint32_t *slots = sim->slots + ring->base;
+    for (unsigned k = 0, slot = ring->head; k < ring->count; k++) {
+        if (recount_packet(sim, rc, slots[slot], r, port, vc, PLACE_INPUT))
+            return -1;
+        slot = slot + 1 == ring->capacity ? 0 : slot + 1;
+    }
+    if (sim->port_class[port] != PORT_NODE) {
+        int ur, up;
+        upstream_of(sim, r, port, &ur, &up);
+        rc->credit_owed[sim_vc_index(sim, ur, up, vc)] += ring->count * sim->packet_size;
     }
     return 0;
 }
 
-static int check_credits(struct sim *sim, const struct recount *rc, char *why, size_t why_len)
+static int recount_output(struct sim *sim, struct recount *rc, int r, int port)
+{
+    const struct packet_ring *out = &sim_port(sim, r, port)->output;
+    if (out->count > out->capacity)
+        return recount_fail(rc, "router %d port %d: %u packets in an output buffer of %u", r, port,
+                            out->count, out->capacity);
+    for (unsigned k = 0, slot = out->head; k < out->count; k++) {
+        uint32_t index = sim->slots[out->base + slot];
+        slot = slot + 1 == out->capacity ? 0 : slot + 1;
+        int vc = index < sim->pool.capacity ? sim_packet(sim, index)->vc : 0;
+        if (recount_packet(sim, rc, index, r, port, vc, PLACE_OUTPUT))
+            return -1;
+        if (sim->port_class[port] != PORT_NODE)
+            rc->credit_owed[sim_vc_index(sim, r, port, vc)] += sim->packet_size;
+    }
+    return 0;
+}
+
+static int recount_buffers(struct sim *sim, struct recount *rc)
+{
+    const struct topology *t = &sim->topo;
+    for (int r = 0; r < t->routers; r++)
+        for (int port = 0; port < t->radix; port++) {
+            for (int vc = 0; vc < sim->port_vcs[port]; vc++)
+                if (recount_input_vc(sim, rc, r, port, vc))
+                    return -1;
+            if (recount_output(sim, rc, r, port))
+                return -1;
+        }
+    return 0;
+}
+
+/* ---- links: the event wheel ---- */
+
+/* The longest delay an event of this kind can be scheduled ahead (see router.c): an arrival
+ * crosses one link; a tail reaches its node after the ejection link and the serialization; a
+ * credit leaves when the crossbar transfer ends (packet_size/speedup cycles, or the tail's
+ * arrival, at most packet_size - router.latency + 1 cycles after the grant) and crosses the
+ * link back. */
+static int64_t event_max_delay(const struct sim *sim, const struct event *ev)
+{
+    int64_t size = sim->packet_size;
+    if (ev->kind == EVENT_DELIVERY)
+        return sim->cfg->links.injection_latency + size - 1;
+    int64_t latency = sim->port_latency[ev->port];
+    if (ev->kind == EVENT_ARRIVAL)
+        return latency;
+    int64_t tail = size - sim->cfg->router.latency + 1;
+    return latency + (tail > sim->xbar_cycles ? tail : sim->xbar_cycles);
+}
+
+/* Arrivals on one link (and deliveries to one node) are at least a packet apart: a link
+ * carries one phit per cycle, in order. */
+static int recount_link_order(struct sim *sim, struct recount *rc, const struct event *ev,
+                              int router, int port, uint32_t delay)
+{
+    uint32_t *last = &rc->last_arrival[router * sim->topo.radix + port];
+    if (*last && delay + 1 - *last < (uint32_t)sim->packet_size)
+        return recount_fail(rc,
+                            "router %d port %d vc %d: packet %u arrives %u cycles after the "
+                            "previous packet on the same link (expected at least %d)",
+                            router, port, ev->vc, sim_packet(sim, ev->packet)->id,
+                            delay + 1 - *last, sim->packet_size);
+    *last = delay + 1;
+    return 0;
+}
+
+/* A packet on a link: into a transit input buffer, or its tail on the way to its node. */
+static int recount_packet_event(struct sim *sim, struct recount *rc, const struct event *ev,
+                                uint32_t delay)
+{
+    int router = (int)ev->router, port = ev->port;
+    enum place place = PLACE_LINK;
+    if (ev->kind == EVENT_DELIVERY) {
+        if (ev->packet >= sim->pool.capacity)
+            return recount_fail(rc, "delivery of packet index %u outside the pool", ev->packet);
+        uint32_t dst = sim_packet(sim, ev->packet)->dst;
+        router = (int)(dst / (uint32_t)sim->topo.p);
+        port = (int)(dst % (uint32_t)sim->topo.p);
+        place = PLACE_EJECTION;
+    }
+    if (recount_packet(sim, rc, ev->packet, router, port, ev->vc, place) ||
+        recount_link_order(sim, rc, ev, router, port, delay))
+        return -1;
+    if (ev->kind == EVENT_ARRIVAL) {
+        int ur, up;
+        upstream_of(sim, router, port, &ur, &up);
+        rc->credit_owed[sim_vc_index(sim, ur, up, ev->vc)] += sim->packet_size;
+    }
+    return 0;
+}
+
+static const char *const event_names[] = {
+    [EVENT_ARRIVAL] = "arrival", [EVENT_CREDIT] = "credit", [EVENT_DELIVERY] = "delivery"};
+
+static int recount_event(struct sim *sim, struct recount *rc, const struct event *ev,
+                         uint32_t delay)
+{
+    const struct topology *t = &sim->topo;
+    bool on_link = ev->kind == EVENT_ARRIVAL || ev->kind == EVENT_CREDIT;
+    if (ev->kind > EVENT_DELIVERY || ev->router >= (uint32_t)t->routers || ev->port >= t->radix ||
+        ev->vc >= sim->port_vcs[ev->port] || (on_link && ev->port < t->first_local_port))
+        return recount_fail(rc, "router %u port %u vc %u: malformed event of kind %u", ev->router,
+                            ev->port, ev->vc, ev->kind);
+    int64_t max_delay = event_max_delay(sim, ev);
+    if ((int64_t)delay > max_delay)
+        return recount_fail(rc,
+                            "router %u port %u vc %u: %s event (packet %u) is due %u cycles "
+                            "ahead, beyond the %" PRId64 " its link allows",
+                            ev->router, ev->port, ev->vc, event_names[ev->kind], ev->packet, delay,
+                            max_delay);
+    if (ev->kind != EVENT_CREDIT)
+        return recount_packet_event(sim, rc, ev, delay);
+    rc->credit_owed[sim_vc_index(sim, (int)ev->router, ev->port, ev->vc)] += sim->packet_size;
+    return 0;
+}
+
+/* Walks the wheel in time order from the current cycle. Inside sim_step the current bucket
+ * has been processed (empty); between steps it holds the next cycle's events. An event pushed
+ * for a cycle already processed lands a full turn ahead, beyond every maximum delay. */
+static int recount_events(struct sim *sim, struct recount *rc)
+{
+    const struct event_wheel *w = &sim->wheel;
+    uint64_t pending = 0;
+    for (uint32_t delay = 0; delay <= w->mask; delay++) {
+        const struct event_bucket *bucket = &w->buckets[(sim->cycle + delay) & w->mask];
+        for (uint32_t i = 0; i < bucket->count; i++)
+            if (recount_event(sim, rc, &bucket->events[i], delay))
+                return -1;
+        pending += bucket->count;
+    }
+    if (pending != w->pending)
+        return recount_fail(rc, "%" PRIu64 " events in the wheel, %" PRIu64 " counted as pending",
+                            pending, w->pending);
+    return 0;
+}
+
+/* ---- totals ---- */
+
+static int check_credits(struct sim *sim, struct recount *rc)
 {
     const struct topology *t = &sim->topo;
     for (int r = 0; r < t->routers; r++)
@@ -123,46 +297,56 @@ static int check_credits(struct sim *sim, const struct recount *rc, char *why, s
                 int idx = sim_vc_index(sim, r, port, vc);
                 int capacity = sim->capacity_phits[sim->port_class[port]];
                 int credits = sim->credits[idx];
-                if (credits < 0 || credits > capacity ||
-                    credits + rc->credit_owed[idx] != capacity) {
-                    snprintf(why, why_len,
-                             "router %d port %d vc %d: %d credits + %d phits owed != capacity %d",
-                             r, port, vc, credits, rc->credit_owed[idx], capacity);
-                    return -1;
-                }
+                if (credits < 0 || credits > capacity)
+                    return recount_fail(rc, "router %d port %d vc %d: %d credits outside [0, %d]",
+                                        r, port, vc, credits, capacity);
+                if (credits + rc->credit_owed[idx] != capacity)
+                    return recount_fail(rc,
+                                        "router %d port %d vc %d: %d credits + %d phits owed "
+                                        "!= capacity %d",
+                                        r, port, vc, credits, rc->credit_owed[idx], capacity);
             }
+    return 0;
+}
+
+static int check_totals(struct sim *sim, struct recount *rc)
+{
+    const struct stats *st = &sim->stats;
+    if (rc->packets != sim->in_network)
+        return recount_fail(rc, "%" PRIu64 " packets found, %" PRIu64 " in flight", rc->packets,
+                            sim->in_network);
+    if (st->total_generated != st->total_delivered + sim->in_network)
+        return recount_fail(rc,
+                            "generated %" PRIu64 " != delivered %" PRIu64 " + in flight %" PRIu64,
+                            st->total_generated, st->total_delivered, sim->in_network);
+    if (packet_pool_in_use(&sim->pool) != sim->in_network)
+        return recount_fail(rc, "pool holds %u packets, %" PRIu64 " in flight",
+                            packet_pool_in_use(&sim->pool), sim->in_network);
     return 0;
 }
 
 int sim_check_invariants(struct sim *sim)
 {
-    char why[512] = "";
+    if (sim->check_every > 1 && sim->cycle % sim->check_every != 0)
+        return 0;
     struct recount rc = {0};
     size_t vcs = (size_t)sim->topo.routers * (size_t)sim->vcs_per_router;
-    rc.seen = calloc(sim->pool.capacity, 1);
+    size_t ports = (size_t)sim->topo.routers * (size_t)sim->topo.radix;
+    rc.seen = calloc(sim->pool.capacity ? sim->pool.capacity : 1, 1);
     rc.credit_owed = calloc(vcs, sizeof *rc.credit_owed);
-    int failed = !rc.seen || !rc.credit_owed;
+    rc.last_arrival = calloc(ports, sizeof *rc.last_arrival);
+    int failed = !rc.seen || !rc.credit_owed || !rc.last_arrival;
     if (failed)
-        snprintf(why, sizeof why, "out of memory for the recount");
-    failed = failed || recount_buffers(sim, &rc, why, sizeof why) ||
-             recount_events(sim, &rc, why, sizeof why) || check_credits(sim, &rc, why, sizeof why);
-    if (!failed && rc.packets != sim->in_network) {
-        snprintf(why, sizeof why, "%" PRIu64 " packets found, %" PRIu64 " in flight", rc.packets,
-                 sim->in_network);
-        failed = 1;
-    }
-    if (!failed && sim->stats.total_generated != sim->stats.total_delivered + sim->in_network) {
-        snprintf(why, sizeof why, "generated %" PRIu64 " != delivered %" PRIu64
-                 " + in flight %" PRIu64, sim->stats.total_generated,
-                 sim->stats.total_delivered, sim->in_network);
-        failed = 1;
-    }
-    if (!failed && packet_pool_in_use(&sim->pool) != sim->in_network) {
-        snprintf(why, sizeof why, "pool holds %u packets, %" PRIu64 " in flight",
-                 packet_pool_in_use(&sim->pool), sim->in_network);
-        failed = 1;
-    }
+        recount_fail(&rc, "out of memory for the recount");
+    failed = failed || recount_buffers(sim, &rc) || recount_events(sim, &rc) ||
+             check_credits(sim, &rc) || check_totals(sim, &rc);
     free(rc.seen);
     free(rc.credit_owed);
-    return failed ? invariant_fail(sim, why) : 0;
+    free(rc.last_arrival);
+    if (!failed)
+        return 0;
+    sim->status = SIM_INVARIANT;
+    snprintf(sim->message, sizeof sim->message, "invariant broken at cycle %" PRIu64 ": %s",
+             sim->cycle, rc.why);
+    return -1;
 }

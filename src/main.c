@@ -1,5 +1,6 @@
 /* main: the dfsim command line: run one simulation point, or describe a config. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "routing.h"
 #include "sim.h"
 #include "stats.h"
+#include "sweep_cli.h"
 #include "topology.h"
 #include "version.h"
 
@@ -31,17 +33,21 @@ struct cli {
     const char **overrides;
     int n_overrides;
     bool quiet;
-    bool fairness; /* run: also print the fairness summary */
+    bool fairness;    /* run: also print the fairness summary */
+    bool check;       /* run: verify the model's invariants every cycle (exit 3 if broken) */
+    long check_every; /* run: ... only every that many cycles (0: every cycle) */
 };
 
 static const char main_synopsis[] =
     "usage: dfsim run CONFIG [-o OUT.json] [--set KEY=VALUE]... [--quiet] [--fairness]\n"
+    "                 [--check] [--check-every K]\n"
     "       dfsim info CONFIG [--set KEY=VALUE]...\n"
     "       dfsim --help | --version\n";
 
 static void main_help(void)
 {
     fputs(main_synopsis, stdout);
+    fputs(sweep_cli_synopsis, stdout); /* sweep, merge, saturation: src/sweep_cli.c */
     fputs("\n"
           "Commands:\n"
           "  run     simulate one point of CONFIG (a libconfig file, e.g. conf/default.cfg),\n"
@@ -58,13 +64,21 @@ static void main_help(void)
           "  -q, --quiet           no progress line on stderr (shown only on a terminal)\n"
           "  -f, --fairness        run: also print min injected load, Max/Min, CoV and the\n"
           "                        injected load of each router of group 0\n"
+          "  -c, --check           run: verify the model's invariants every cycle (packets\n"
+          "                        conserved, credits, VC ladders, link order; several times\n"
+          "                        slower) and stop at the first violation with exit 3\n"
+          "      --check-every K   run: --check on every K-th cycle only (for long runs)\n"
           "  -h, --help            print this help\n"
           "  -V, --version         print the version\n"
           "\n"
           "Exit status: 0 success, 1 other failure (e.g. output not writable), 2 bad input\n"
           "(config or command line; nothing is simulated), 3 the simulation detected a\n"
-          "deadlock or broke an invariant.\n",
+          "deadlock or broke an invariant, 130/143 interrupted by SIGINT/SIGTERM (no result\n"
+          "written; a previous result file is left untouched).\n",
           stdout);
+    fputs("\nSweeps (exit status 0 when every point succeeded, 1 if one failed, 2 bad input):\n",
+          stdout);
+    fputs(sweep_cli_help, stdout);
 }
 
 static int main_bad_usage(const char *fmt, ...)
@@ -95,6 +109,18 @@ static int main_option_value(char **argv, int argc, int *i, const char *shortnam
         return 0;
     *value = *i + 1 < argc ? argv[++*i] : NULL;
     return 1;
+}
+
+/* A positive integer below a billion; returns 0 or -1. */
+static int main_parse_count(const char *text, long *out)
+{
+    char *end;
+    errno = 0;
+    long n = text && text[0] >= '0' && text[0] <= '9' ? strtol(text, &end, 10) : -1;
+    if (n < 1 || n >= 1000000000 || errno || *end)
+        return -1;
+    *out = n;
+    return 0;
 }
 
 /* Parses the options of `run`/`info` from argv[2]; returns -1 (help printed: exit 0),
@@ -128,6 +154,15 @@ static int main_parse_options(int argc, char **argv, struct cli *cli)
         } else if (strcmp(cli->command, "run") == 0 &&
                    (strcmp(arg, "-f") == 0 || strcmp(arg, "--fairness") == 0)) {
             cli->fairness = true;
+        } else if (strcmp(cli->command, "run") == 0 &&
+                   (strcmp(arg, "-c") == 0 || strcmp(arg, "--check") == 0)) {
+            cli->check = true;
+        } else if (strcmp(cli->command, "run") == 0 &&
+                   main_option_value(argv, argc, &i, "--check-every", "--check-every", &value)) {
+            if (main_parse_count(value, &cli->check_every) != 0)
+                return main_bad_usage("%s needs a positive number of cycles (got '%s')", arg,
+                                      value ? value : "");
+            cli->check = true;
         } else {
             return main_bad_usage("%s: unknown option '%s'", cli->command, arg);
         }
@@ -139,6 +174,46 @@ static int main_parse_options(int argc, char **argv, struct cli *cli)
 }
 
 /* ---- run ---- */
+
+/* The one piece of global state: the signal that asked `run` to stop (0 while none did). */
+static volatile sig_atomic_t main_signal;
+
+static void main_on_signal(int signo)
+{
+    main_signal = signo;
+}
+
+/* SIGINT/SIGTERM make sim_run stop at the next cycle; a second one kills as usual. */
+static void main_catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = main_on_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Can `out` take a result: a device or FIFO (-o /dev/stdout) in place, a file through its
+ * directory (written there, then renamed)? Sets errno when not. */
+static bool main_writable(const char *out, const char *dir)
+{
+    struct stat st;
+    if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+        return false;
+    }
+    if (stat(out, &st) == 0 && !S_ISREG(st.st_mode))
+        return access(out, W_OK) == 0;
+    if (stat(dir, &st) != 0)
+        return false;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return false;
+    }
+    return access(dir, W_OK) == 0;
+}
 
 /* Chooses the output file and checks, before simulating, that it can be written. */
 static int main_output_path(const struct cli *cli, const struct sim_config *cfg, char *out,
@@ -158,7 +233,7 @@ static int main_output_path(const struct cli *cli, const struct sim_config *cfg,
     char *slash = strrchr(dir, '/');
     if (slash)
         slash[slash == dir] = '\0'; /* keep "/" for files in the root */
-    if (access(slash ? dir : ".", W_OK) != 0) {
+    if (!main_writable(out, slash ? dir : ".")) {
         fprintf(stderr, "dfsim: cannot write %s: %s\n", out, strerror(errno));
         return EXIT_OTHER;
     }
@@ -193,6 +268,12 @@ static void main_print_summary(const struct sim_config *cfg, const struct result
 static int main_finish_run(const struct sim *sim, enum sim_status status, double wall,
                            const char *out, bool fairness)
 {
+    if (status == SIM_STOPPED) {
+        fprintf(stderr, "dfsim: interrupted by %s at cycle %llu of %llu: no result written\n",
+                main_signal == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)sim->cycle,
+                (unsigned long long)sim->total_cycles);
+        return 128 + main_signal;
+    }
     if (status == SIM_DEADLOCK || status == SIM_INVARIANT) {
         fprintf(stderr, "dfsim: %s\n", sim->message);
         return EXIT_SIM_FAILED;
@@ -229,11 +310,15 @@ static int main_finish_run(const struct sim *sim, enum sim_status status, double
 static int main_simulate(const struct sim_config *cfg, const struct cli *cli, const char *out)
 {
     char err[1024];
+    main_catch_signals();
     struct sim *sim = sim_create(cfg, err, sizeof err);
     if (!sim) {
         fprintf(stderr, "dfsim: %s\n", err);
         return EXIT_OTHER;
     }
+    sim->stop = &main_signal;
+    sim->check_invariants = cli->check;
+    sim->check_every = (uint32_t)cli->check_every;
     struct progress pr;
     progress_init(&pr, !cli->quiet);
     double start = progress_now();
@@ -340,6 +425,8 @@ static int main_dispatch(int argc, char **argv, struct cli *cli)
         printf("dfsim %s\n", dfsim_version);
         return EXIT_OK;
     }
+    if (sweep_cli_handles(first)) /* sweep, merge, saturation: src/sweep_cli.c */
+        return sweep_cli_main(argc, argv);
     if (strcmp(first, "run") != 0 && strcmp(first, "info") != 0)
         return first[0] == '-' ? main_bad_usage("unknown option '%s'", first)
                                : main_bad_usage("unknown command '%s'", first);

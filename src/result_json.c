@@ -3,6 +3,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,11 +218,10 @@ char *result_json_render(const struct sim_config *cfg, const struct result *res,
     return text;
 }
 
-/* Writes text plus a newline to the open temporary file and closes it; returns 0 or -1 with
+/* Writes text plus a newline to the open file and closes it; returns 0 or -1 with
  * errno set. A full disk often shows only when the buffer is flushed, hence the fclose check. */
 static int result_json_fill(int fd, const char *text)
 {
-    (void)fchmod(fd, 0644); /* mkstemp creates 0600; a result is for everyone to read */
     FILE *f = fdopen(fd, "w");
     if (!f) {
         int saved = errno;
@@ -247,16 +247,31 @@ static int result_json_fail(const char *path, int error, char *err, int err_len)
     return -1;
 }
 
+/* An existing output that is not a regular file (/dev/stdout, /dev/full, a FIFO) is written
+ * in place: renaming a temporary file over it would replace the device or FIFO itself. */
+static int result_json_write_in_place(const char *path, const char *text, char *err, int err_len)
+{
+    int fd = open(path, O_WRONLY | O_TRUNC);
+    if (fd < 0 || result_json_fill(fd, text) != 0)
+        return result_json_fail(path, errno, err, err_len);
+    return 0;
+}
+
 /* Temporary file in the same directory, then rename: readers never see half a document and
  * an existing file survives a failed write. */
 static int result_json_write_text(const char *path, const char *text, char *err, int err_len)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return result_json_write_in_place(path, text, err, err_len);
     size_t len = strlen(path) + sizeof ".tmpXXXXXX";
     char *tmp = malloc(len);
     if (!tmp) return result_json_fail(path, ENOMEM, err, err_len);
     snprintf(tmp, len, "%s.tmpXXXXXX", path);
     int fd = mkstemp(tmp);
     int error = 0;
+    if (fd >= 0)
+        (void)fchmod(fd, 0644); /* mkstemp creates 0600; a result is for everyone to read */
     if (fd < 0)
         error = errno;
     else if (result_json_fill(fd, text) != 0 || rename(tmp, path) != 0)

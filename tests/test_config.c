@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arbiter.h"
@@ -375,6 +376,13 @@ static void test_unreadable_files(void)
     test_expect_error("missing", config_load(path, NULL, 0, &c, err), err, expected);
     snprintf(expected, sizeof expected, "%s: cannot read: Is a directory", test_config_dir);
     test_expect_error("directory", config_load(test_config_dir, NULL, 0, &c, err), err, expected);
+    /* Permissions stop reads only for other users than root. */
+    test_write_file("secret.cfg", "sim = { seed = 1; };\n", path, sizeof path);
+    chmod(path, 0);
+    if (geteuid() != 0) {
+        snprintf(expected, sizeof expected, "%s: cannot read: Permission denied", path);
+        test_expect_error("unreadable", config_load(path, NULL, 0, &c, err), err, expected);
+    }
 }
 
 /* ---- bad overrides ---- */
@@ -428,6 +436,82 @@ static void test_bad_overrides(void)
         test_expect_error(bad_overrides[i].set, config_load(NULL, ov, 1, &c, err), err,
                           bad_overrides[i].expected);
     }
+}
+
+/* Settings that are fine alone but not together: one exact message each. */
+static const struct {
+    const char *set[4];
+    const char *expected;
+} bad_combinations[] = {
+    {{"routing.mechanism=valiant", "routing.valiant_target=router", "vcs.local=3"},
+     "--set vcs.local=3: vcs.local: routing 'valiant' needs at least 4 local VCs (got 3)"},
+    {{"routing.mechanism=valiant", "vcs.global=1"},
+     "--set vcs.global=1: vcs.global: routing 'valiant' needs at least 2 global VCs (got 1)"},
+    {{"routing.mechanism=in_transit", "vcs.local=2"},
+     "vcs.local: routing 'in_transit' needs at least 3 local VCs (got 2)"},
+    {{"routing.mechanism=oblivious", "routing.global_policy=nrg"},
+     "--set routing.global_policy=nrg: routing.global_policy: routing 'oblivious' has no global "
+     "policy 'nrg' (expected one of: crg, rrg)"},
+    {{"routing.global_policy=mm", "routing.mechanism=piggyback"},
+     "--set routing.global_policy=mm: routing.global_policy: routing 'piggyback' has no global "
+     "policy 'mm' (expected one of: crg, rrg)"},
+    {{"sim.deadlock_cycles=21"},
+     "sim.deadlock_cycles: 21 cycles is shorter than a healthy pause (expected at least "
+     "router.latency + 2 * traffic.packet_size + 1 = 22)"},
+    {{"router.latency=50", "sim.deadlock_cycles=60"}, "= 67)"},
+    {{"traffic.packet_size=300"},
+     "buffers.local: 32 phits cannot hold one packet of traffic.packet_size = 300 phits"},
+    {{"buffers.global=512", "buffers.local=16", "traffic.packet_size=16", "buffers.output=8"},
+     "--set buffers.output=8: buffers.output: 8 phits cannot hold one packet"},
+    {{"traffic.pattern=adversarial", "topology.a=2", "topology.h=2", "traffic.offset=10"},
+     "traffic.offset: 10 is a multiple of the 5 groups"},
+    {{"topology.p=20", "topology.a=40", "topology.h=6"},
+     "topology.h: router radix p + a - 1 + h = 65 is too large"},
+};
+
+static void test_bad_combinations(void)
+{
+    char err[CONFIG_ERROR_LEN];
+    struct sim_config c;
+    for (size_t i = 0; i < sizeof bad_combinations / sizeof bad_combinations[0]; i++) {
+        int n = 0;
+        while (n < 4 && bad_combinations[i].set[n])
+            n++;
+        test_expect_error(bad_combinations[i].set[n - 1],
+                          config_load(NULL, bad_combinations[i].set, n, &c, err), err,
+                          bad_combinations[i].expected);
+    }
+    /* The boundaries themselves are accepted. */
+    static const char *const ok[] = {"routing.mechanism=in_transit", "routing.global_policy=nrg",
+                                     "sim.deadlock_cycles=22", "buffers.output=8"};
+    CU_ASSERT_EQUAL(config_load(NULL, ok, 4, &c, err), 0);
+}
+
+/* Text a message quotes (a --set argument, a string value) may hold control characters:
+ * they are spelled out so the message stays one line. A NUL byte in a file would make
+ * libconfig ignore the rest: it is an error, located. */
+static void test_control_characters(void)
+{
+    char err[CONFIG_ERROR_LEN], path[256], expected[512];
+    struct sim_config c;
+    const char *ov[] = {"traffic.load=0.5\n\tx\x01"};
+    test_expect_error("newline in --set", config_load(NULL, ov, 1, &c, err), err,
+                      "--set traffic.load=0.5\\n\\tx\\x01: traffic.load: expected a number, got "
+                      "a string ('0.5\\n\\tx\\x01')");
+    test_write_file("newline.cfg", "traffic = { pattern = \"a\\nb\"; };\n", path, sizeof path);
+    snprintf(expected, sizeof expected, "%s:1: traffic.pattern: unknown value 'a\\nb'", path);
+    test_expect_error("newline in a string", config_load(path, NULL, 0, &c, err), err, expected);
+    snprintf(path, sizeof path, "%s/nul.cfg", test_config_dir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    static const char text[] = "sim = { seed = 1; };\n\0traffic = { lod = 1; };\n";
+    fwrite(text, 1, sizeof text - 1, f);
+    fclose(f);
+    snprintf(expected, sizeof expected,
+             "%s:2: NUL byte at offset 21 (expected a text file in libconfig syntax)", path);
+    test_expect_error("NUL byte", config_load(path, NULL, 0, &c, err), err, expected);
+    test_expect_error("empty path", config_load("", NULL, 0, &c, err), err,
+                      "'': cannot read: empty file name");
 }
 
 /* Cross-setting problems of a file name the line of the setting, then fall back to the file. */
@@ -575,6 +659,8 @@ int test_config_register(void)
         {"unknown names list the registry", test_unknown_names_list_registry},
         {"unreadable files", test_unreadable_files},
         {"bad --set: one exact message each", test_bad_overrides},
+        {"bad combinations: one exact message each", test_bad_combinations},
+        {"control characters and NUL bytes", test_control_characters},
         {"cross-setting checks locate the setting", test_cross_checks_locate_settings},
         {"zero-load latency by hand", test_zero_load_latency_by_hand},
         {"zero-load latency equals brute force", test_zero_load_latency_brute_force},

@@ -20,6 +20,10 @@ static const struct {
     {"json", test_json_register},
     {"config", test_config_register},
     {"cli", test_cli_register},
+    {"invariants", test_invariants_register},
+    {"fuzz", test_fuzz_register},
+    {"robustness", test_robustness_register},
+    {"sweep", test_sweep_register},
 };
 
 int main(int argc, char **argv)

@@ -13,6 +13,10 @@ int test_stats_register(void);
 int test_json_register(void);
 int test_config_register(void);
 int test_cli_register(void);
+int test_invariants_register(void);
+int test_fuzz_register(void);
+int test_robustness_register(void);
+int test_sweep_register(void);
 
 /* A config with defaults and the given overrides ("topology.h=2", ...) applied in order,
  * validated; aborts the test run on error. */

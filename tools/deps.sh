@@ -21,6 +21,10 @@ check() {
     pkg-config --exists cunit 2>/dev/null || need libcunit1-dev
     [ -x /usr/bin/time ] || need time
     /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || need python3-matplotlib
+    # make test runs a short libFuzzer session (make test-fuzz): clang and its fuzzer runtime
+    command -v clang >/dev/null 2>&1 || need clang
+    [ -f "$(clang --print-runtime-dir 2>/dev/null)/libclang_rt.fuzzer-$(uname -m).a" ] ||
+        need libclang-rt-14-dev
 }
 
 check

@@ -1,0 +1,98 @@
+/* test_fuzz: replays the fuzzing inputs under the test build's sanitizers: every crash, leak
+ * or broken message the fuzzer found (tests/fuzz/regressions, kept after the fix) and the
+ * seed corpus (tests/fuzz/corpus) must keep the config loader's contract. */
+#include <CUnit/CUnit.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz/fuzz_input.h"
+#include "test_util.h"
+
+#define TEST_FUZZ_MAX_INPUT (1 << 20)
+
+/* Reads a whole input file; returns its length, or -1. */
+static long test_fuzz_read(const char *path, uint8_t *buf, long max)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    long n = (long)fread(buf, 1, (size_t)max, f);
+    int error = ferror(f);
+    fclose(f);
+    return error ? -1 : n;
+}
+
+/* Replays every file of dir; returns how many there were. */
+static int test_fuzz_replay_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "\n  %s is missing: run the tests from the repository root\n", dir);
+        CU_FAIL("input directory missing");
+        return 0;
+    }
+    uint8_t *buf = malloc(TEST_FUZZ_MAX_INPUT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    int count = 0;
+    for (struct dirent *e = readdir(d); e; e = readdir(d)) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[512], why[2048];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        long n = test_fuzz_read(path, buf, TEST_FUZZ_MAX_INPUT);
+        CU_ASSERT(n >= 0);
+        if (n < 0)
+            continue;
+        int rc = fuzz_config_input(buf, (size_t)n, why, sizeof why);
+        CU_ASSERT_EQUAL(rc, 0);
+        if (rc != 0)
+            fprintf(stderr, "\n  %s: %s\n", path, why);
+        count++;
+    }
+    closedir(d);
+    free(buf);
+    return count;
+}
+
+static void test_fuzz_regressions(void)
+{
+    CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/regressions") >= 1);
+}
+
+static void test_fuzz_corpus(void)
+{
+    CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/corpus") >= 50);
+}
+
+/* The harness itself: a file plus --set pieces, and a broken property is reported. */
+static void test_fuzz_input_format(void)
+{
+    static const char good[] = "topology = { p = 2; };\0traffic.load=1\0routing.mechanism=min";
+    static const char bad_set[] = "\0traffic.lod=1";
+    char why[2048];
+    CU_ASSERT_EQUAL(fuzz_config_input((const uint8_t *)good, sizeof good - 1, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(
+        fuzz_config_input((const uint8_t *)bad_set, sizeof bad_set - 1, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(fuzz_config_input((const uint8_t *)"", 0, why, sizeof why), 0);
+}
+
+int test_fuzz_register(void)
+{
+    CU_pSuite s = CU_add_suite("fuzz", NULL, NULL);
+    if (!s)
+        return -1;
+    const struct {
+        const char *name;
+        void (*fn)(void);
+    } tests[] = {
+        {"the input format of the harness", test_fuzz_input_format},
+        {"fixed fuzzer findings stay fixed", test_fuzz_regressions},
+        {"the seed corpus keeps the loader's contract", test_fuzz_corpus},
+    };
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        if (!CU_add_test(s, tests[i].name, tests[i].fn))
+            return -1;
+    return 0;
+}
