@@ -20,15 +20,12 @@ static char test_cli_dir[64];
 
 static int test_cli_init(void)
 {
-    snprintf(test_cli_dir, sizeof test_cli_dir, "/tmp/dfsim-cli-XXXXXX");
-    return mkdtemp(test_cli_dir) ? 0 : -1;
+    return test_tmpdir_create(test_cli_dir, "cli");
 }
 
 static int test_cli_cleanup(void)
 {
-    char command[128], out[256];
-    snprintf(command, sizeof command, "rm -rf '%s'", test_cli_dir);
-    return test_run_command(command, out, sizeof out) == 0 ? 0 : -1;
+    return test_tmpdir_remove(test_cli_dir);
 }
 
 /* Runs BINARY ARGS (a shell fragment); returns the exit status, output in out. */
@@ -355,13 +352,7 @@ static void test_cli_default_output_path(void)
 
 int test_cli_register(void)
 {
-    CU_pSuite s = CU_add_suite("cli", test_cli_init, test_cli_cleanup);
-    if (!s)
-        return -1;
-    const struct {
-        const char *name;
-        void (*fn)(void);
-    } tests[] = {
+    static const struct test_case tests[] = {
         {"command lines: exit codes and messages", test_cli_command_lines},
         {"bad config file: exit 2, nothing simulated", test_cli_bad_config_file},
         {"unwritable output: exit 1", test_cli_unwritable_output},
@@ -369,8 +360,5 @@ int test_cli_register(void)
         {"run writes every key of SPEC section 8", test_cli_run_writes_document},
         {"default output path results/NAME.json", test_cli_default_output_path},
     };
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
-        if (!CU_add_test(s, tests[i].name, tests[i].fn))
-            return -1;
-    return 0;
+    return test_add_suite("cli", test_cli_init, test_cli_cleanup, tests, sizeof tests / sizeof tests[0]);
 }

@@ -21,15 +21,12 @@ static char test_config_dir[64];
 
 static int test_config_init(void)
 {
-    snprintf(test_config_dir, sizeof test_config_dir, "/tmp/dfsim-config-XXXXXX");
-    return mkdtemp(test_config_dir) ? 0 : -1;
+    return test_tmpdir_create(test_config_dir, "config");
 }
 
 static int test_config_cleanup(void)
 {
-    char command[128], out[256];
-    snprintf(command, sizeof command, "rm -rf '%s'", test_config_dir);
-    return test_run_command(command, out, sizeof out) == 0 ? 0 : -1;
+    return test_tmpdir_remove(test_config_dir);
 }
 
 /* Writes `text` to NAME in the scratch directory; path receives the file's path. */
@@ -640,13 +637,7 @@ static void test_throughput_bounds(void)
 
 int test_config_register(void)
 {
-    CU_pSuite s = CU_add_suite("config", test_config_init, test_config_cleanup);
-    if (!s)
-        return -1;
-    const struct {
-        const char *name;
-        void (*fn)(void);
-    } tests[] = {
+    static const struct test_case tests[] = {
         {"defaults match SPEC", test_defaults_match_spec},
         {"config_set_defaults equals loading nothing", test_set_defaults_equals_load},
         {"schema rows are consistent", test_schema_is_consistent},
@@ -666,8 +657,5 @@ int test_config_register(void)
         {"zero-load latency equals brute force", test_zero_load_latency_brute_force},
         {"throughput bounds of SPEC section 9", test_throughput_bounds},
     };
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
-        if (!CU_add_test(s, tests[i].name, tests[i].fn))
-            return -1;
-    return 0;
+    return test_add_suite("config", test_config_init, test_config_cleanup, tests, sizeof tests / sizeof tests[0]);
 }

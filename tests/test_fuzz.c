@@ -80,19 +80,10 @@ static void test_fuzz_input_format(void)
 
 int test_fuzz_register(void)
 {
-    CU_pSuite s = CU_add_suite("fuzz", NULL, NULL);
-    if (!s)
-        return -1;
-    const struct {
-        const char *name;
-        void (*fn)(void);
-    } tests[] = {
+    static const struct test_case tests[] = {
         {"the input format of the harness", test_fuzz_input_format},
         {"fixed fuzzer findings stay fixed", test_fuzz_regressions},
         {"the seed corpus keeps the loader's contract", test_fuzz_corpus},
     };
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
-        if (!CU_add_test(s, tests[i].name, tests[i].fn))
-            return -1;
-    return 0;
+    return test_add_suite("fuzz", NULL, NULL, tests, sizeof tests / sizeof tests[0]);
 }

@@ -373,13 +373,7 @@ static void test_inv_every_routing(void)
 
 int test_invariants_register(void)
 {
-    CU_pSuite s = CU_add_suite("invariants", NULL, NULL);
-    if (!s)
-        return -1;
-    const struct {
-        const char *name;
-        void (*fn)(void);
-    } tests[] = {
+    static const struct test_case tests[] = {
         {"packets on a link are a packet apart", test_inv_link_spacing},
         {"events are due within what their link allows", test_inv_event_horizon},
         {"the wheel's pending count matches its buckets", test_inv_event_count},
@@ -391,8 +385,5 @@ int test_invariants_register(void)
         {"check_every checks every K-th cycle", test_inv_check_every},
         {"every routing at saturation, checked every cycle", test_inv_every_routing},
     };
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
-        if (!CU_add_test(s, tests[i].name, tests[i].fn))
-            return -1;
-    return 0;
+    return test_add_suite("invariants", NULL, NULL, tests, sizeof tests / sizeof tests[0]);
 }

@@ -27,15 +27,12 @@ static char test_rob_dir[64];
 
 static int test_rob_init(void)
 {
-    snprintf(test_rob_dir, sizeof test_rob_dir, "/tmp/dfsim-robust-XXXXXX");
-    return mkdtemp(test_rob_dir) ? 0 : -1;
+    return test_tmpdir_create(test_rob_dir, "robust");
 }
 
 static int test_rob_cleanup(void)
 {
-    char command[128], out[256];
-    snprintf(command, sizeof command, "rm -rf '%s'", test_rob_dir);
-    return test_run_command(command, out, sizeof out) == 0 ? 0 : -1;
+    return test_tmpdir_remove(test_rob_dir);
 }
 
 static void test_rob_sleep(double seconds)
@@ -304,21 +301,12 @@ static void test_rob_check_runs(void)
 
 int test_robustness_register(void)
 {
-    CU_pSuite s = CU_add_suite("robustness", test_rob_init, test_rob_cleanup);
-    if (!s)
-        return -1;
-    const struct {
-        const char *name;
-        void (*fn)(void);
-    } tests[] = {
+    static const struct test_case tests[] = {
         {"SIGINT/SIGTERM: exit 130/143 at once, previous result kept", test_rob_signals},
         {"-o /dev/full: ENOSPC, exit 1, the device stays", test_rob_dev_full},
         {"unwritable outputs refused before simulating", test_rob_output_refused_early},
         {"full disk: exit 1, previous result kept, no temporary", test_rob_disk_full},
         {"run --check holds on adaptive and nonminimal routings", test_rob_check_runs},
     };
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
-        if (!CU_add_test(s, tests[i].name, tests[i].fn))
-            return -1;
-    return 0;
+    return test_add_suite("robustness", test_rob_init, test_rob_cleanup, tests, sizeof tests / sizeof tests[0]);
 }

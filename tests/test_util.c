@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 void test_config(struct sim_config *cfg, const char *const *overrides, int n)
 {
@@ -50,4 +51,29 @@ int test_run_command(const char *command, char *out, int out_len)
             test_append(out, out_len, &used, chunk, n);
     int status = pclose(pipe);
     return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int test_tmpdir_create(char dir[64], const char *tag)
+{
+    snprintf(dir, 64, "/tmp/dfsim-%.20s-XXXXXX", tag);
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+int test_tmpdir_remove(const char *dir)
+{
+    char command[128], out[256];
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    return test_run_command(command, out, sizeof out) == 0 ? 0 : -1;
+}
+
+int test_add_suite(const char *name, int (*init)(void), int (*cleanup)(void),
+                   const struct test_case *cases, size_t n)
+{
+    CU_pSuite s = CU_add_suite(name, init, cleanup);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!CU_add_test(s, cases[i].name, cases[i].fn))
+            return -1;
+    return 0;
 }

@@ -2,6 +2,8 @@
 #ifndef DFSIM_TEST_UTIL_H
 #define DFSIM_TEST_UTIL_H
 
+#include <stddef.h>
+
 #include "config.h"
 
 int test_topology_register(void);
@@ -25,5 +27,20 @@ void test_config(struct sim_config *cfg, const char *const *overrides, int n);
 /* Runs a command line through /bin/sh, captures stdout+stderr into out (NUL-terminated,
  * truncated to out_len) and returns the exit status (or -1 if it did not exit normally). */
 int test_run_command(const char *command, char *out, int out_len);
+
+/* A fresh scratch directory /tmp/dfsim-TAG-XXXXXX in dir (64 bytes); 0 or -1. */
+int test_tmpdir_create(char dir[64], const char *tag);
+/* Removes a scratch directory and everything in it; 0 or -1. */
+int test_tmpdir_remove(const char *dir);
+
+/* One named test of a suite. */
+struct test_case {
+    const char *name;
+    void (*fn)(void);
+};
+
+/* Registers a suite with its tests; 0 or -1. */
+int test_add_suite(const char *name, int (*init)(void), int (*cleanup)(void),
+                   const struct test_case *cases, size_t n);
 
 #endif
