@@ -25,7 +25,7 @@ un_min_0.4_h8|$H6|$H8 traffic.pattern=uniform traffic.load=0.4|
 # `make bench BENCH=name1,name2` runs only those.
 ONLY=${BENCH:-}
 
-DFSIM=./dfsim
+DFSIM=${DFSIM:-./dfsim}
 [ -x "$DFSIM" ] || { echo "bench: $DFSIM not built (run make)" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dfsim-bench.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
