@@ -6,7 +6,8 @@
 # Usage: sh tools/soak.sh [CYCLES [CHECK_EVERY]]
 # Environment: SOAK_PATTERNS (default "adversarial": ADV+1 drives every nonminimal and
 # misrouting path), SOAK_JOBS (parallel runs, default: the number of CPUs), SOAK_NICE (10),
-# SOAK_DIR (logs and results, default build/soak).
+# SOAK_DIR (logs and results, default build/soak), SOAK_ONLY (names of the variants to run,
+# e.g. "min in_transit_mm"; default all).
 # Checking every cycle costs 0.3-0.7 ms per cycle on this network at saturation (the
 # injection queues hold ~10^5 packets): 5-12 minutes per mechanism, about an hour for the 11
 # on 2 idle cores; make soak SOAK_CHECK_EVERY=10 takes about a fifth of that.
@@ -68,6 +69,7 @@ echo "soak: $cycles cycles per run on p=3 a=6 h=3 at offered load 1.0, invariant
 start=$(date +%s)
 for pattern in $patterns; do
     echo "$mechanisms" | while IFS=: read -r name sets; do
+        case " ${SOAK_ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
         # One line per run: NAME PATTERN --set A --set B
         printf '%s_%s %s' "$name" "$pattern" "$pattern"
         echo "$sets" | tr ',' '\n' | while read -r s; do printf ' --set %s' "$s"; done
