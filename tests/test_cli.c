@@ -360,5 +360,6 @@ int test_cli_register(void)
         {"run writes every key of SPEC section 8", test_cli_run_writes_document},
         {"default output path results/NAME.json", test_cli_default_output_path},
     };
-    return test_add_suite("cli", test_cli_init, test_cli_cleanup, tests, sizeof tests / sizeof tests[0]);
+    return test_add_suite("cli", test_cli_init, test_cli_cleanup, tests,
+                          sizeof tests / sizeof tests[0]);
 }

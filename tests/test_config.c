@@ -657,5 +657,6 @@ int test_config_register(void)
         {"zero-load latency equals brute force", test_zero_load_latency_brute_force},
         {"throughput bounds of SPEC section 9", test_throughput_bounds},
     };
-    return test_add_suite("config", test_config_init, test_config_cleanup, tests, sizeof tests / sizeof tests[0]);
+    return test_add_suite("config", test_config_init, test_config_cleanup, tests,
+                          sizeof tests / sizeof tests[0]);
 }

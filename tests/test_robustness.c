@@ -308,5 +308,6 @@ int test_robustness_register(void)
         {"full disk: exit 1, previous result kept, no temporary", test_rob_disk_full},
         {"run --check holds on adaptive and nonminimal routings", test_rob_check_runs},
     };
-    return test_add_suite("robustness", test_rob_init, test_rob_cleanup, tests, sizeof tests / sizeof tests[0]);
+    return test_add_suite("robustness", test_rob_init, test_rob_cleanup, tests,
+                          sizeof tests / sizeof tests[0]);
 }
