@@ -66,6 +66,10 @@ struct config_setting_desc {
 extern const struct config_setting_desc config_schema[];
 extern const size_t config_schema_count;
 
+/* The name of a config or sweep file: its base name without directory and ".cfg",
+ * truncated to len - 1 characters. */
+void config_name_from_path(const char *path, char *name, size_t len);
+
 /* Fills every setting with its default (vcs.local/global resolved for the default routing). */
 void config_set_defaults(struct sim_config *cfg);
 

@@ -691,17 +691,22 @@ static int config_check_text(const char *path, const char *text, size_t len, cha
     return -1;
 }
 
-static void config_set_name(struct sim_config *cfg, const char *path)
+void config_name_from_path(const char *path, char *name, size_t len)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     size_t n = strlen(base);
     if (n > 4 && strcmp(base + n - 4, ".cfg") == 0)
         n -= 4;
-    if (n >= sizeof cfg->name)
-        n = sizeof cfg->name - 1;
-    memcpy(cfg->name, base, n);
-    cfg->name[n] = '\0';
+    if (n >= len)
+        n = len - 1;
+    memcpy(name, base, n);
+    name[n] = '\0';
+}
+
+static void config_set_name(struct sim_config *cfg, const char *path)
+{
+    config_name_from_path(path, cfg->name, sizeof cfg->name);
     snprintf(cfg->path, sizeof cfg->path, "%s", path);
 }
 

@@ -519,15 +519,7 @@ static int sweep_check_conflicts(struct sweep_loader *ld)
 
 static void sweep_default_name(struct sweep *sw, const char *path)
 {
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    size_t n = strlen(base);
-    if (n > 4 && strcmp(base + n - 4, ".cfg") == 0)
-        n -= 4;
-    if (n >= sizeof sw->name)
-        n = sizeof sw->name - 1;
-    memcpy(sw->name, base, n);
-    sw->name[n] = '\0';
+    config_name_from_path(path, sw->name, sizeof sw->name);
     for (char *p = sw->name; *p; p++)
         if (!isalnum((unsigned char)*p) && !strchr("._+-", *p))
             *p = '-';
