@@ -41,6 +41,14 @@ dfsim: $(OBJ) $(BUILD)/release/src/main.o
 
 $(BUILD)/release/src/version.o: CFLAGS += -DDFSIM_VERSION='"$(VERSION)"'
 $(BUILD)/test/src/version.o: CFLAGS += -DDFSIM_VERSION='"$(VERSION)"'
+# The stamp holds the last version compiled in: version.o is rebuilt whenever `git describe`
+# changes (a commit, a dirty tree), so every result names the code that made it.
+$(BUILD)/release/src/version.o $(BUILD)/test/src/version.o: $(BUILD)/version.stamp
+$(BUILD)/version.stamp: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+.PHONY: FORCE
+FORCE:
 
 $(BUILD)/release/%.o: %.c
 	@mkdir -p $(dir $@)
