@@ -21,4 +21,5 @@ const struct arbiter_ops arbiter_age = {
     .name = "age",
     .summary = "the oldest packet wins (global clock); ties go round robin",
     .pick = age_pick,
+    .uses_age = true,
 };

@@ -12,6 +12,7 @@ struct arbiter_ops {
     /* Picks one index of `requests` (non-zero). `pointer` is the round-robin start (the index
      * after the last one served); `age[i]` is the generation cycle of request i's packet. */
     int (*pick)(uint64_t requests, int pointer, const uint32_t *age);
+    bool uses_age; /* false: the router need not look up the packets' ages (a cache miss) */
 };
 
 extern const struct arbiter_ops arbiter_round_robin, arbiter_age;

@@ -17,13 +17,45 @@
 #include "topology.h"
 #include "traffic.h"
 
-/* A FIFO of packet indices stored in sim->slots[base .. base+capacity). */
+/* A FIFO of packet indices stored in sim->slots[base .. base+capacity). The capacity is the
+ * same for every ring of a port (sim->ring_capacity[port], sim->output_capacity), so it is not
+ * stored here: 16 bytes per ring, four to a cache line. */
 struct packet_ring {
     uint32_t base;
-    uint16_t head, count, capacity;
-    uint16_t head_routed; /* input rings: route_cache holds the head's static decision */
-    uint32_t head_ready; /* input rings: ready_cycle of the head packet (saves a cache miss) */
+    uint32_t head_packet; /* slots[base + head] while count > 0: no slot read to see the head */
+    /* Earliest cycle the head may move on. Input rings: its ready_cycle (allocation); output
+     * rings: a bound that is never later than its ready_cycle's effect on the link (router_send
+     * explains it). Kept here so that a router looks at its heads without touching packets. */
+    uint32_t head_ready;
+    uint16_t head, count;
 };
+
+static inline void ring_push(uint32_t *slots, struct packet_ring *ring, unsigned capacity,
+                             uint32_t index)
+{
+    unsigned tail = ring->head + ring->count;
+    if (tail >= capacity)
+        tail -= capacity;
+    slots[ring->base + tail] = index;
+    if (ring->count++ == 0)
+        ring->head_packet = index;
+}
+
+static inline uint32_t ring_pop(const uint32_t *slots, struct packet_ring *ring,
+                                unsigned capacity)
+{
+    uint32_t index = ring->head_packet;
+    ring->head = (uint16_t)(ring->head + 1u == capacity ? 0 : ring->head + 1u);
+    if (--ring->count)
+        ring->head_packet = slots[ring->base + ring->head];
+    return index;
+}
+
+/* The head packet of a non-empty ring. */
+static inline uint32_t ring_front(const struct packet_ring *ring)
+{
+    return ring->head_packet;
+}
 
 /* Per (router, port) state. */
 struct port_state {
@@ -31,6 +63,7 @@ struct port_state {
     uint32_t output_busy_until; /* crossbar output free from this cycle on */
     uint32_t link_busy_until;   /* output link free from this cycle on */
     uint16_t input_vc_mask;     /* VCs of this input port holding a packet */
+    uint16_t routed_vc_mask;    /* VCs whose head's decision is in sim->route_cache */
     uint8_t input_pointer;      /* round-robin pointer of the input arbiter (VC) */
     uint8_t output_pointer;     /* round-robin pointer of the output arbiter (input port) */
     struct packet_ring output;  /* output buffer, shared by the VCs of the port */
@@ -80,6 +113,13 @@ struct sim {
     int32_t *credits;              /* same indexing: phits free downstream of an output VC */
     struct route_choice *route_cache; /* same indexing: static decision of each input head */
     struct port_state *ports;      /* [router * radix + port] */
+    /* [router * radix + port]: a lower bound of the first cycle input `port` can request an
+     * output (its crossbar input free and a head ready). The allocator skips inputs whose
+     * bound lies ahead without touching their rings; 4 bytes per port keeps a router's in
+     * a few cache lines. */
+    uint32_t *input_next;
+    uint16_t ring_capacity[TOPOLOGY_MAX_RADIX]; /* packets per input VC of each port */
+    uint16_t output_capacity;                   /* packets per output buffer */
     struct router_state *routers;
     struct event_wheel wheel;
 

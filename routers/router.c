@@ -14,6 +14,7 @@ struct allocation {
     struct port_state *ports;  /* this router's ports */
     struct packet_ring *rings; /* this router's input VCs, by port_vc_offset + vc */
     int32_t *credits;          /* this router's output credits, same indexing */
+    uint32_t *input_next;      /* this router's sim->input_next */
     /* Per-cycle scratch of the allocation iterations (on the stack: no allocation). */
     uint32_t wake;                          /* earliest cycle a waiting head may go */
     uint64_t requesting_inputs;             /* inputs that made a request */
@@ -24,30 +25,6 @@ struct allocation {
     uint32_t age[TOPOLOGY_MAX_RADIX];       /* per input: generation cycle of that packet */
 };
 
-static inline uint32_t ring_front(const struct sim *sim, const struct packet_ring *ring)
-{
-    return sim->slots[ring->base + ring->head];
-}
-
-static inline uint32_t ring_pop(struct sim *sim, struct packet_ring *ring)
-{
-    uint32_t index = sim->slots[ring->base + ring->head];
-    ring->head = (uint16_t)(ring->head + 1 == ring->capacity ? 0 : ring->head + 1);
-    ring->count--;
-    return index;
-}
-
-static inline void ring_push(struct sim *sim, struct packet_ring *ring, uint32_t index)
-{
-    unsigned tail = ring->head + ring->count;
-    if (tail >= ring->capacity)
-        tail -= ring->capacity;
-    sim->slots[ring->base + tail] = index;
-    ring->count++;
-}
-
-/* Can the output take this request now (crossbar output free, room in the output buffer,
- * credits for the whole packet at the next VC)? */
 /* When can the output take this request (crossbar output free, room in the output buffer,
  * credits for the whole packet at the next VC)? 0 = now; otherwise the cycle it frees up,
  * or UINT32_MAX when only an event (credits returning, the output buffer draining) can free
@@ -61,7 +38,7 @@ static uint32_t router_output_blocked(const struct allocation *al, uint64_t outp
         return al->now + 1;
     if (out->output_busy_until > al->now)
         return out->output_busy_until;
-    if (out->output.count == out->output.capacity)
+    if (out->output.count == sim->output_capacity)
         return UINT32_MAX;
     if (sim->port_class[ch->out_port] != PORT_NODE &&
         al->credits[sim->port_vc_offset[ch->out_port] + ch->vc] < sim->packet_size)
@@ -74,14 +51,16 @@ static uint32_t router_output_blocked(const struct allocation *al, uint64_t outp
  * computation precedes allocation: every iteration of the allocator sees the same
  * decision, taken on the state at the start of the cycle). */
 static int router_route_head(struct allocation *al, int in, int vc, struct packet_ring *ring,
-                             const struct packet *pk, struct route_choice *ch)
+                             struct route_choice *ch)
 {
     struct sim *sim = al->sim;
+    struct port_state *ps = &al->ports[in];
     struct route_choice *cached = &sim->route_cache[(size_t)(ring - sim->input_vc)];
-    if (ring->head_routed && (cached->is_static || cached->cycle == al->now)) {
+    if (((ps->routed_vc_mask >> vc) & 1) && (cached->is_static || cached->cycle == al->now)) {
         *ch = *cached;
         return 0;
     }
+    const struct packet *pk = sim_packet(sim, ring_front(ring));
     if (sim->routing->route(sim, al->router, in, pk, ch)) {
         sim->status = SIM_INVARIANT;
         snprintf(sim->message, sizeof sim->message,
@@ -92,7 +71,7 @@ static int router_route_head(struct allocation *al, int in, int vc, struct packe
     }
     ch->cycle = al->now;
     *cached = *ch;
-    ring->head_routed = 1;
+    ps->routed_vc_mask |= (uint16_t)(1u << vc);
     return 0;
 }
 
@@ -106,16 +85,18 @@ static int router_input_request(struct allocation *al, int in, uint64_t outputs_
     struct route_choice choice[16];
     uint32_t age[16];
     uint64_t candidates = 0;
+    uint32_t next_ready = UINT32_MAX; /* the port's earliest head: its input_next */
     for (uint32_t mask = ps->input_vc_mask; mask; mask &= mask - 1) {
         int vc = __builtin_ctz(mask);
         struct packet_ring *ring = &rings[vc];
+        if (ring->head_ready < next_ready)
+            next_ready = ring->head_ready;
         if (ring->head_ready > al->now) {
             if (ring->head_ready < al->wake)
                 al->wake = ring->head_ready;
             continue;
         }
-        const struct packet *pk = sim_packet(sim, ring_front(sim, ring));
-        if (router_route_head(al, in, vc, ring, pk, &choice[vc]))
+        if (router_route_head(al, in, vc, ring, &choice[vc]))
             continue;
         uint32_t blocked = router_output_blocked(al, outputs_taken, &choice[vc]);
         if (blocked) {
@@ -127,8 +108,10 @@ static int router_input_request(struct allocation *al, int in, uint64_t outputs_
             continue;
         }
         candidates |= 1ull << vc;
-        age[vc] = pk->gen_cycle;
+        /* Only the age arbiter reads ages: round robin need not touch the packet. */
+        age[vc] = sim->arbiter->uses_age ? sim_packet(sim, ring_front(ring))->gen_cycle : 0;
     }
+    al->input_next[in] = next_ready;
     if (!candidates)
         return -1;
     int vc = sim->arbiter->pick(candidates, ps->input_pointer, age);
@@ -206,11 +189,11 @@ static void router_grant(const struct allocation *al, int in, int vc,
     struct port_state *ps_in = &al->ports[in];
     struct port_state *ps_out = &al->ports[ch->out_port];
     struct packet_ring *ring = &al->rings[sim->port_vc_offset[in] + vc];
-    uint32_t index = ring_pop(sim, ring);
+    uint32_t index = ring_pop(sim->slots, ring, sim->ring_capacity[in]);
     struct packet *pk = sim_packet(sim, index);
-    ring->head_routed = 0;
+    ps_in->routed_vc_mask &= (uint16_t)~(1u << vc);
     if (ring->count) {
-        ring->head_ready = sim_packet(sim, ring_front(sim, ring))->ready_cycle;
+        ring->head_ready = sim_packet(sim, ring_front(ring))->ready_cycle;
     } else {
         ps_in->input_vc_mask &= (uint16_t)~(1u << vc);
         if (!ps_in->input_vc_mask)
@@ -225,6 +208,7 @@ static void router_grant(const struct allocation *al, int in, int vc,
     if (finish < (uint64_t)pk->tail_cycle + 1)
         finish = (uint64_t)pk->tail_cycle + 1;
     ps_in->input_busy_until = (uint32_t)finish;
+    al->input_next[in] = (uint32_t)finish;
     ps_out->output_busy_until = (uint32_t)finish;
     router_commit_hop(al, pk, ch);
     if (cls_in == PORT_NODE)
@@ -232,7 +216,9 @@ static void router_grant(const struct allocation *al, int in, int vc,
     else
         router_return_credit(sim, router, in, vc, finish);
     pk->ready_cycle = (uint32_t)(now + 1);
-    ring_push(sim, &ps_out->output, index);
+    ring_push(sim->slots, &ps_out->output, sim->output_capacity, index);
+    if (ps_out->output.count == 1)
+        ps_out->output.head_ready = pk->ready_cycle;
     struct router_state *rs = &sim->routers[router];
     rs->output_nonempty |= 1ull << ch->out_port;
     if (pk->ready_cycle < rs->send_wake)
@@ -252,11 +238,11 @@ static uint32_t router_allocate_wake(const struct allocation *al, uint64_t input
     uint32_t wake = al->wake, now = al->now;
     if (al->requesting_inputs & ~inputs_taken)
         return now + 1;
-    uint64_t busy = al->sim->routers[al->router].input_nonempty;
-    for (; busy; busy &= busy - 1) {
-        const struct port_state *ps = &al->ports[__builtin_ctzll(busy)];
-        if (ps->input_busy_until > now && ps->input_busy_until < wake)
-            wake = ps->input_busy_until;
+    uint64_t inputs = al->sim->routers[al->router].input_nonempty;
+    for (; inputs; inputs &= inputs - 1) {
+        uint32_t next = al->input_next[__builtin_ctzll(inputs)];
+        if (next > now && next < wake)
+            wake = next;
     }
     return wake;
 }
@@ -273,6 +259,7 @@ void router_allocate(struct sim *sim, int router)
     al.ports = &sim->ports[router * sim->topo.radix];
     al.rings = &sim->input_vc[vc_base];
     al.credits = &sim->credits[vc_base];
+    al.input_next = &sim->input_next[router * sim->topo.radix];
     al.wake = UINT32_MAX;
     al.requesting_inputs = 0;
     /* An input that made no request in an iteration makes none in the next (decisions are
@@ -284,8 +271,12 @@ void router_allocate(struct sim *sim, int router)
         uint64_t requested_now = 0;
         for (uint64_t in_mask = candidates & ~inputs_taken; in_mask; in_mask &= in_mask - 1) {
             int in = __builtin_ctzll(in_mask);
-            if (al.ports[in].input_busy_until > al.now)
+            if (al.input_next[in] > al.now)
+                continue; /* no head ready or the input busy: router_allocate_wake counts it */
+            if (al.ports[in].input_busy_until > al.now) {
+                al.input_next[in] = al.ports[in].input_busy_until;
                 continue;
+            }
             if (router_input_request(&al, in, outputs_taken) < 0)
                 continue;
             requested_now |= 1ull << in;
@@ -324,15 +315,18 @@ void router_send(struct sim *sim, int router)
     for (uint64_t mask = rs->output_nonempty; mask; mask &= mask - 1) {
         int out = __builtin_ctzll(mask);
         struct port_state *ps = sim_port(sim, router, out);
-        struct packet *pk = sim_packet(sim, ring_front(sim, &ps->output));
-        uint32_t can_send = ps->link_busy_until > pk->ready_cycle ? ps->link_busy_until
-                                                                  : pk->ready_cycle;
+        uint32_t ready = ps->output.head_ready;
+        uint32_t can_send = ps->link_busy_until > ready ? ps->link_busy_until : ready;
         if (can_send > now) {
             if (can_send < wake)
                 wake = can_send;
             continue;
         }
-        uint32_t index = ring_pop(sim, &ps->output);
+        uint32_t index = ring_pop(sim->slots, &ps->output, sim->output_capacity);
+        struct packet *pk = sim_packet(sim, index);
+        /* The next head was granted by now, so it is ready by now + 1, before the link frees
+         * up (now + packet_size): the link alone gates it, and its packet stays untouched. */
+        ps->output.head_ready = 0;
         /* Room in the output buffer: a head waiting for it may go next cycle. */
         if (rs->allocate_wake > now + 1)
             rs->allocate_wake = (uint32_t)now + 1;

@@ -18,7 +18,7 @@ static void in_transit_ladder(const struct sim_config *cfg, struct vc_ladder *ou
 static int output_free(const struct sim *sim, int router, int port)
 {
     const struct port_state *ps = sim_port(sim, router, port);
-    return ps->output_busy_until <= sim->cycle && ps->output.count < ps->output.capacity;
+    return ps->output_busy_until <= sim->cycle && ps->output.count < sim->output_capacity;
 }
 
 static int port_capacity(const struct sim *sim, int port)

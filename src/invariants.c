@@ -127,20 +127,47 @@ static void upstream_of(const struct sim *sim, int router, int port, int *up_rou
     *up_port = sim->topo.neighbour_port[idx];
 }
 
+/* The copies the allocator reads instead of the packets: the ring's head index and ready
+ * cycle, and the input's lower bound of its next request (never later than the head's). */
+static int recount_head_cache(struct sim *sim, struct recount *rc, int r, int port, int vc,
+                              const struct packet_ring *ring)
+{
+    uint32_t index = sim->slots[ring->base + ring->head];
+    if (ring->head_packet != index)
+        return recount_fail(rc, "router %d port %d vc %d: cached head %u is not slot %u's %u", r,
+                            port, vc, ring->head_packet, ring->head, index);
+    if (index >= sim->pool.capacity)
+        return 0; /* recount_packet reports it */
+    uint32_t ready = sim_packet(sim, index)->ready_cycle;
+    if (ring->head_ready != ready)
+        return recount_fail(rc, "router %d port %d vc %d: cached head ready %u != packet's %u", r,
+                            port, vc, ring->head_ready, ready);
+    uint32_t bound = sim->input_next[r * sim->topo.radix + port];
+    const struct port_state *ps = sim_port(sim, r, port);
+    uint32_t earliest = ready > ps->input_busy_until ? ready : ps->input_busy_until;
+    if (bound > earliest && bound > sim->cycle + 1)
+        return recount_fail(rc, "router %d port %d: next-request bound %u is after head %u of vc "
+                                "%d can go (cycle %u)", r, port, bound, index, vc, earliest);
+    return 0;
+}
+
 static int recount_input_vc(struct sim *sim, struct recount *rc, int r, int port, int vc)
 {
     const struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, port, vc)];
     if (((sim_port(sim, r, port)->input_vc_mask >> vc) & 1) != (ring->count > 0))
         return recount_fail(rc, "router %d port %d vc %d: VC mask disagrees", r, port, vc);
-    if (ring->count > ring->capacity)
+    unsigned capacity = sim->ring_capacity[port];
+    if (ring->count > capacity)
         return recount_fail(rc, "router %d port %d vc %d: %u packets in a buffer of %u", r, port,
-                            vc, ring->count, ring->capacity);
+                            vc, ring->count, capacity);
     const uint32_t *slots = sim->slots + ring->base;
     for (unsigned k = 0, slot = ring->head; k < ring->count; k++) {
         if (recount_packet(sim, rc, slots[slot], r, port, vc, PLACE_INPUT))
             return -1;
-        slot = slot + 1 == ring->capacity ? 0 : slot + 1;
+        slot = slot + 1 == capacity ? 0 : slot + 1;
     }
+    if (ring->count && recount_head_cache(sim, rc, r, port, vc, ring))
+        return -1;
     if (sim->port_class[port] != PORT_NODE) {
         int ur, up;
         upstream_of(sim, r, port, &ur, &up);
@@ -149,15 +176,38 @@ static int recount_input_vc(struct sim *sim, struct recount *rc, int r, int port
     return 0;
 }
 
+/* The output head as router_send sees it: its index, and the cycle it may take the link. */
+static int recount_output_head(const struct sim *sim, struct recount *rc, int r, int port)
+{
+    const struct port_state *ps = sim_port(sim, r, port);
+    const struct packet_ring *out = &ps->output;
+    uint32_t index = sim->slots[out->base + out->head];
+    if (out->head_packet != index)
+        return recount_fail(rc, "router %d port %d: cached output head %u is not slot %u's %u", r,
+                            port, out->head_packet, out->head, index);
+    if (index >= sim->pool.capacity)
+        return 0; /* recount_packet reports it */
+    uint32_t link = ps->link_busy_until, ready = sim_packet(sim, index)->ready_cycle;
+    uint32_t cached = out->head_ready > link ? out->head_ready : link;
+    uint32_t actual = ready > link ? ready : link;
+    if (cached != actual)
+        return recount_fail(rc, "router %d port %d: output head %u may leave at %u, cached %u", r,
+                            port, index, actual, cached);
+    return 0;
+}
+
 static int recount_output(struct sim *sim, struct recount *rc, int r, int port)
 {
     const struct packet_ring *out = &sim_port(sim, r, port)->output;
-    if (out->count > out->capacity)
+    unsigned capacity = sim->output_capacity;
+    if (out->count > capacity)
         return recount_fail(rc, "router %d port %d: %u packets in an output buffer of %u", r, port,
-                            out->count, out->capacity);
+                            out->count, capacity);
+    if (out->count && recount_output_head(sim, rc, r, port))
+        return -1;
     for (unsigned k = 0, slot = out->head; k < out->count; k++) {
         uint32_t index = sim->slots[out->base + slot];
-        slot = slot + 1 == out->capacity ? 0 : slot + 1;
+        slot = slot + 1 == capacity ? 0 : slot + 1;
         int vc = index < sim->pool.capacity ? sim_packet(sim, index)->vc : 0;
         if (recount_packet(sim, rc, index, r, port, vc, PLACE_OUTPUT))
             return -1;

@@ -52,25 +52,29 @@ static int sim_alloc_buffers(struct sim *sim)
     sim->slots = malloc(slots * sizeof *sim->slots);
     sim->input_vc = calloc(vcs, sizeof *sim->input_vc);
     sim->credits = calloc(vcs, sizeof *sim->credits);
+    sim->input_next = calloc(ports, sizeof *sim->input_next);
     sim->route_cache = calloc(vcs, sizeof *sim->route_cache);
     sim->ports = calloc(ports, sizeof *sim->ports);
     sim->routers = calloc((size_t)t->routers, sizeof *sim->routers);
-    if (!sim->slots || !sim->input_vc || !sim->credits || !sim->route_cache || !sim->ports ||
-        !sim->routers)
+    if (!sim->slots || !sim->input_vc || !sim->credits || !sim->input_next ||
+        !sim->route_cache || !sim->ports || !sim->routers)
         return -1;
+    for (int port = 0; port < t->radix; port++)
+        sim->ring_capacity[port] =
+            (uint16_t)(sim->capacity_phits[sim->port_class[port]] / sim->packet_size);
+    sim->output_capacity = (uint16_t)out_packets;
     uint32_t base = 0;
     for (int r = 0; r < t->routers; r++)
         for (int port = 0; port < t->radix; port++) {
             int cls = sim->port_class[port];
-            uint16_t capacity = (uint16_t)(sim->capacity_phits[cls] / sim->packet_size);
             for (int vc = 0; vc < sim->port_vcs[port]; vc++) {
                 int idx = sim_vc_index(sim, r, port, vc);
-                sim->input_vc[idx] = (struct packet_ring){.base = base, .capacity = capacity};
-                base += capacity;
+                sim->input_vc[idx] = (struct packet_ring){.base = base};
+                base += sim->ring_capacity[port];
                 sim->credits[idx] = cls == PORT_NODE ? 0 : sim->capacity_phits[cls];
             }
             struct port_state *ps = sim_port(sim, r, port);
-            ps->output = (struct packet_ring){.base = base, .capacity = (uint16_t)out_packets};
+            ps->output = (struct packet_ring){.base = base};
             base += (uint32_t)out_packets;
         }
     return 0;
@@ -158,6 +162,7 @@ void sim_destroy(struct sim *sim)
     free(sim->slots);
     free(sim->input_vc);
     free(sim->credits);
+    free(sim->input_next);
     free(sim->route_cache);
     free(sim->ports);
     free(sim->routers);
@@ -176,15 +181,19 @@ static void sim_enter_buffer(struct sim *sim, int router, int port, int vc, uint
     pk->tail_cycle = (uint32_t)(head_arrival + (uint64_t)sim->packet_size - 1);
     pk->vc = (uint8_t)vc;
     struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, port, vc)];
-    unsigned tail = ring->head + ring->count;
-    if (tail >= ring->capacity)
-        tail -= ring->capacity;
-    sim->slots[ring->base + tail] = index;
-    if (ring->count++ == 0) {
+    ring_push(sim->slots, ring, sim->ring_capacity[port], index);
+    struct port_state *ps = sim_port(sim, router, port);
+    if (ring->count == 1) {
         ring->head_ready = pk->ready_cycle;
-        ring->head_routed = 0;
+        ps->routed_vc_mask &= (uint16_t)~(1u << vc);
+        /* Keep the input's bound below this head's first chance (see sim.h). */
+        uint32_t first = pk->ready_cycle > ps->input_busy_until ? pk->ready_cycle
+                                                                : ps->input_busy_until;
+        uint32_t *next = &sim->input_next[router * sim->topo.radix + port];
+        if (first < *next)
+            *next = first;
     }
-    sim_port(sim, router, port)->input_vc_mask |= (uint16_t)(1u << vc);
+    ps->input_vc_mask |= (uint16_t)(1u << vc);
     struct router_state *rs = &sim->routers[router];
     rs->input_nonempty |= 1ull << port;
     if (pk->ready_cycle < rs->allocate_wake)
@@ -198,7 +207,7 @@ int sim_inject(struct sim *sim, uint32_t src, uint32_t dst)
     int vc = (int)((uint64_t)dst * (uint64_t)sim->vcs_injection / (uint64_t)t->nodes);
     int router = (int)src / t->p, port = (int)src % t->p;
     struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, port, vc)];
-    if (ring->count == ring->capacity) {
+    if (ring->count == sim->ring_capacity[port]) {
         if (sim->measuring) {
             sim->stats.refused++;
             sim->stats.refused_phits += (uint64_t)sim->packet_size;
@@ -310,7 +319,7 @@ static int sim_describe_stuck(struct sim *sim, bool injection, int room, int *le
                 const struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, port, vc)];
                 if (!ring->count)
                     continue;
-                const struct packet *pk = sim_packet(sim, sim->slots[ring->base + ring->head]);
+                const struct packet *pk = sim_packet(sim, ring_front(ring));
                 size_t left = sizeof sim->message - (size_t)*len;
                 int n = snprintf(sim->message + *len, left,
                                  " [router %d port %d vc %d: %u packets, head %u (%u->%u)]", r,

@@ -249,7 +249,7 @@ static struct packet *test_inv_find(struct sim *sim, int cls, int *router, int *
                 if (!ring->count)
                     continue;
                 *router = r, *port = p, *vc = v;
-                return sim_packet(sim, sim->slots[ring->base + ring->head]);
+                return sim_packet(sim, ring_front(ring));
             }
     return NULL;
 }
@@ -371,6 +371,40 @@ static void test_inv_every_routing(void)
     }
 }
 
+/* The allocator reads copies instead of packets (head index and ready cycle per ring, a
+ * next-request bound per input): the recount catches each copy going stale. */
+static void test_inv_head_cache(void)
+{
+    struct sim_config cfg;
+    struct sim *sim = test_inv_running(&cfg, 200);
+    int r, port, vc;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(test_inv_find(sim, PORT_LOCAL, &r, &port, &vc));
+    struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, port, vc)];
+    ring->head_ready++;
+    test_inv_expect_broken(sim, (const char *[]){"cached head ready", NULL});
+    ring->head_ready--;
+    ring->head_packet ^= 1;
+    test_inv_expect_broken(sim, (const char *[]){"cached head", NULL});
+    ring->head_packet ^= 1;
+    uint32_t *next = &sim->input_next[r * sim->topo.radix + port], saved = *next;
+    *next = UINT32_MAX;
+    test_inv_expect_broken(sim, (const char *[]){"next-request bound", NULL});
+    *next = saved;
+    test_inv_expect_ok(sim, "restored");
+
+    struct port_state *out = NULL;
+    for (int k = 0; k < sim->topo.routers * sim->topo.radix && !out; k++)
+        if (sim->ports[k].output.count)
+            out = &sim->ports[k];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    uint32_t saved_ready = out->output.head_ready;
+    out->output.head_ready = out->link_busy_until + 100;
+    test_inv_expect_broken(sim, (const char *[]){"may leave at", NULL});
+    out->output.head_ready = saved_ready;
+    test_inv_expect_ok(sim, "restored output");
+    sim_destroy(sim);
+}
+
 int test_invariants_register(void)
 {
     static const struct test_case tests[] = {
@@ -382,6 +416,7 @@ int test_invariants_register(void)
         {"injection VC follows the destination", test_inv_injection_vc},
         {"buffered packet's VC and birth", test_inv_packet_fields},
         {"credits within [0, capacity]", test_inv_credit_range},
+        {"the allocator's cached heads match the buffers", test_inv_head_cache},
         {"check_every checks every K-th cycle", test_inv_check_every},
         {"every routing at saturation, checked every cycle", test_inv_every_routing},
     };
