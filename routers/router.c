@@ -16,13 +16,13 @@ struct allocation {
     int32_t *credits;          /* this router's output credits, same indexing */
     uint32_t *input_next;      /* this router's sim->input_next */
     /* Per-cycle scratch of the allocation iterations (on the stack: no allocation). */
-    uint32_t wake;                          /* earliest cycle a waiting head may go */
-    uint64_t requesting_inputs;             /* inputs that made a request */
-    uint64_t outputs_requested;             /* outputs with at least one request */
-    uint64_t requests[TOPOLOGY_MAX_RADIX];  /* per output: input ports requesting it */
+    uint32_t wake;                                  /* earliest cycle a waiting head may go */
+    uint64_t requesting_inputs;                     /* inputs that made a request */
+    uint64_t outputs_requested;                     /* outputs with at least one request */
+    uint64_t requests[TOPOLOGY_MAX_RADIX];          /* per output: input ports requesting it */
     struct route_choice choice[TOPOLOGY_MAX_RADIX]; /* per input: its chosen request */
-    uint8_t vc[TOPOLOGY_MAX_RADIX];         /* per input: the VC the input arbiter chose */
-    uint32_t age[TOPOLOGY_MAX_RADIX];       /* per input: generation cycle of that packet */
+    uint8_t vc[TOPOLOGY_MAX_RADIX];                 /* per input: the VC the input arbiter chose */
+    uint32_t age[TOPOLOGY_MAX_RADIX];               /* per input: generation cycle of that packet */
 };
 
 /* When can the output take this request (crossbar output free, room in the output buffer,
@@ -124,7 +124,7 @@ static int router_input_request(struct allocation *al, int in, uint64_t outputs_
 
 static enum wait_kind queue_wait_kind(enum port_class cls)
 {
-    return cls == PORT_NODE ? WAIT_INJECTION_QUEUE
+    return cls == PORT_NODE    ? WAIT_INJECTION_QUEUE
            : cls == PORT_LOCAL ? WAIT_LOCAL_QUEUES
                                : WAIT_GLOBAL_QUEUES;
 }
@@ -144,8 +144,10 @@ static void router_return_credit(struct sim *sim, int router, int in, int vc, ui
 {
     const struct topology *t = &sim->topo;
     int idx = router * t->radix + in;
-    struct event ev = {.router = (uint32_t)t->neighbour[idx], .port = t->neighbour_port[idx],
-                       .vc = (uint8_t)vc, .kind = EVENT_CREDIT};
+    struct event ev = {.router = (uint32_t)t->neighbour[idx],
+                       .port = t->neighbour_port[idx],
+                       .vc = (uint8_t)vc,
+                       .kind = EVENT_CREDIT};
     if (event_wheel_push(&sim->wheel, when + (uint64_t)sim->port_latency[in], &ev))
         sim->status = SIM_NOMEM;
 }
@@ -180,8 +182,7 @@ static void router_commit_hop(const struct allocation *al, struct packet *pk,
 }
 
 /* Moves the granted packet from input (in, vc) to the output buffer of ch->out_port. */
-static void router_grant(const struct allocation *al, int in, int vc,
-                         const struct route_choice *ch)
+static void router_grant(const struct allocation *al, int in, int vc, const struct route_choice *ch)
 {
     struct sim *sim = al->sim;
     int router = al->router;
@@ -191,11 +192,11 @@ static void router_grant(const struct allocation *al, int in, int vc,
     struct packet_ring *ring = &al->rings[sim->port_vc_offset[in] + vc];
     uint32_t index = ring_pop(sim->slots, ring, sim->ring_capacity[in]);
     struct packet *pk = sim_packet(sim, index);
-    ps_in->routed_vc_mask &= (uint16_t)~(1u << vc);
+    ps_in->routed_vc_mask &= (uint16_t) ~(1u << vc);
     if (ring->count) {
         ring->head_ready = sim_packet(sim, ring_front(ring))->ready_cycle;
     } else {
-        ps_in->input_vc_mask &= (uint16_t)~(1u << vc);
+        ps_in->input_vc_mask &= (uint16_t) ~(1u << vc);
         if (!ps_in->input_vc_mask)
             sim->routers[router].input_nonempty &= ~(1ull << in);
     }
@@ -292,9 +293,9 @@ void router_allocate(struct sim *sim, int router)
         for (uint64_t out_mask = al.outputs_requested; out_mask; out_mask &= out_mask - 1) {
             int out = __builtin_ctzll(out_mask);
             struct port_state *ps_out = &al.ports[out];
-            int in = arbiter_pick_output(sim->arbiter, al.requests[out], ps_out->output_pointer,
-                                         al.age, sim->cfg->router.transit_priority,
-                                         sim->transit_port_mask);
+            int in =
+                arbiter_pick_output(sim->arbiter, al.requests[out], ps_out->output_pointer, al.age,
+                                    sim->cfg->router.transit_priority, sim->transit_port_mask);
             int vc = al.vc[in];
             router_grant(&al, in, vc, &al.choice[in]);
             ps_out->output_pointer = (uint8_t)(in + 1 == sim->topo.radix ? 0 : in + 1);

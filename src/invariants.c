@@ -146,8 +146,10 @@ static int recount_head_cache(struct sim *sim, struct recount *rc, int r, int po
     const struct port_state *ps = sim_port(sim, r, port);
     uint32_t earliest = ready > ps->input_busy_until ? ready : ps->input_busy_until;
     if (bound > earliest && bound > sim->cycle + 1)
-        return recount_fail(rc, "router %d port %d: next-request bound %u is after head %u of vc "
-                                "%d can go (cycle %u)", r, port, bound, index, vc, earliest);
+        return recount_fail(rc,
+                            "router %d port %d: next-request bound %u is after head %u of vc "
+                            "%d can go (cycle %u)",
+                            r, port, bound, index, vc, earliest);
     return 0;
 }
 

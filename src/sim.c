@@ -56,8 +56,8 @@ static int sim_alloc_buffers(struct sim *sim)
     sim->route_cache = calloc(vcs, sizeof *sim->route_cache);
     sim->ports = calloc(ports, sizeof *sim->ports);
     sim->routers = calloc((size_t)t->routers, sizeof *sim->routers);
-    if (!sim->slots || !sim->input_vc || !sim->credits || !sim->input_next ||
-        !sim->route_cache || !sim->ports || !sim->routers)
+    if (!sim->slots || !sim->input_vc || !sim->credits || !sim->input_next || !sim->route_cache ||
+        !sim->ports || !sim->routers)
         return -1;
     for (int port = 0; port < t->radix; port++)
         sim->ring_capacity[port] =
@@ -88,9 +88,9 @@ static int sim_init_parts(struct sim *sim, char *err, int err_len)
         snprintf(err, (size_t)err_len, "out of memory for the router buffers");
         return -1;
     }
-    uint32_t max_delay = (uint32_t)(cfg->links.global_latency + cfg->links.local_latency +
-                                    cfg->links.injection_latency + 2 * sim->packet_size +
-                                    sim->xbar_cycles + 2);
+    uint32_t max_delay =
+        (uint32_t)(cfg->links.global_latency + cfg->links.local_latency +
+                   cfg->links.injection_latency + 2 * sim->packet_size + sim->xbar_cycles + 2);
     sim->total_cycles = (uint64_t)(cfg->sim.warmup_cycles + cfg->sim.measure_cycles);
     if (event_wheel_init(&sim->wheel, max_delay) ||
         packet_pool_init(&sim->pool, (uint32_t)sim->topo.nodes * 4) ||
@@ -185,10 +185,10 @@ static void sim_enter_buffer(struct sim *sim, int router, int port, int vc, uint
     struct port_state *ps = sim_port(sim, router, port);
     if (ring->count == 1) {
         ring->head_ready = pk->ready_cycle;
-        ps->routed_vc_mask &= (uint16_t)~(1u << vc);
+        ps->routed_vc_mask &= (uint16_t) ~(1u << vc);
         /* Keep the input's bound below this head's first chance (see sim.h). */
-        uint32_t first = pk->ready_cycle > ps->input_busy_until ? pk->ready_cycle
-                                                                : ps->input_busy_until;
+        uint32_t first =
+            pk->ready_cycle > ps->input_busy_until ? pk->ready_cycle : ps->input_busy_until;
         uint32_t *next = &sim->input_next[router * sim->topo.radix + port];
         if (first < *next)
             *next = first;
@@ -282,16 +282,15 @@ static void sim_process_events(struct sim *sim)
         switch (ev->kind) {
         case EVENT_ARRIVAL: {
             struct packet *pk = sim_packet(sim, ev->packet);
-            enum wait_kind link = pk->flags & PACKET_HOP_NONMINIMAL ? WAIT_NONMINIMAL_LINKS
-                                                                    : WAIT_MINIMAL_LINKS;
+            enum wait_kind link =
+                pk->flags & PACKET_HOP_NONMINIMAL ? WAIT_NONMINIMAL_LINKS : WAIT_MINIMAL_LINKS;
             pk->wait[link] += (uint32_t)(now - pk->mark_cycle);
             pk->mark_cycle = (uint32_t)now;
             sim_enter_buffer(sim, (int)ev->router, ev->port, ev->vc, ev->packet, now);
             break;
         }
         case EVENT_CREDIT:
-            sim->credits[sim_vc_index(sim, (int)ev->router, ev->port, ev->vc)] +=
-                sim->packet_size;
+            sim->credits[sim_vc_index(sim, (int)ev->router, ev->port, ev->vc)] += sim->packet_size;
             /* A head waiting for these credits may go this very cycle. */
             if (sim->routers[ev->router].allocate_wake > now)
                 sim->routers[ev->router].allocate_wake = (uint32_t)now;
@@ -380,7 +379,6 @@ enum sim_status sim_run(struct sim *sim, void (*progress)(const struct sim *, vo
             progress(sim, ctx);
     }
     if (sim->status == SIM_NOMEM)
-        snprintf(sim->message, sizeof sim->message, "out of memory at cycle %" PRIu64,
-                 sim->cycle);
+        snprintf(sim->message, sizeof sim->message, "out of memory at cycle %" PRIu64, sim->cycle);
     return sim->status;
 }
