@@ -363,3 +363,63 @@ void router_send(struct sim *sim, int router)
     }
     rs->send_wake = wake;
 }
+
+/* Stage 1, two routers ahead: the port, ring and route-cache lines of the inputs that may
+ * request. Stage 2, one router ahead (those lines now cached): the packets at ready heads. */
+void router_prefetch_allocate(const struct sim *sim, int router, int stage)
+{
+    uint32_t now = (uint32_t)sim->cycle;
+    int radix = sim->topo.radix;
+    const uint32_t *input_next = &sim->input_next[router * radix];
+    size_t vc_base = (size_t)router * (size_t)sim->vcs_per_router;
+    for (uint64_t mask = sim->routers[router].input_nonempty; mask; mask &= mask - 1) {
+        int in = __builtin_ctzll(mask);
+        if (input_next[in] > now)
+            continue;
+        size_t vc = vc_base + (size_t)sim->port_vc_offset[in];
+        const struct port_state *ps = &sim->ports[router * radix + in];
+        if (stage == 1) {
+            __builtin_prefetch(ps);
+            __builtin_prefetch(&sim->input_vc[vc]);
+            __builtin_prefetch(&sim->route_cache[vc]);
+            continue;
+        }
+        for (uint32_t vcs = ps->input_vc_mask; vcs; vcs &= vcs - 1) {
+            size_t v = vc + (size_t)__builtin_ctz(vcs);
+            const struct packet_ring *ring = &sim->input_vc[v];
+            if (ring->head_ready > now)
+                continue;
+            __builtin_prefetch(sim_packet(sim, ring->head_packet), 1);
+            if ((ps->routed_vc_mask >> (v - vc)) & 1) {
+                /* Its output's port line and credits, read when it requests. */
+                int out = sim->route_cache[v].out_port;
+                __builtin_prefetch(&sim->ports[router * radix + out]);
+                __builtin_prefetch(&sim->credits[vc_base + (size_t)sim->port_vc_offset[out] +
+                                                 (size_t)sim->route_cache[v].vc]);
+            }
+        }
+        /* The upstream router's address, read when the packet leaves (credit return). */
+        __builtin_prefetch(&sim->topo.neighbour[router * radix + in]);
+    }
+}
+
+/* Stage 1: the output ports' lines; stage 2: the packets that will take a link and the slot
+ * of the packet behind them. */
+void router_prefetch_send(const struct sim *sim, int router, int stage)
+{
+    uint32_t now = (uint32_t)sim->cycle;
+    int radix = sim->topo.radix;
+    for (uint64_t mask = sim->routers[router].output_nonempty; mask; mask &= mask - 1) {
+        const struct port_state *ps = &sim->ports[router * radix + __builtin_ctzll(mask)];
+        if (stage == 1) {
+            __builtin_prefetch(ps);
+            continue;
+        }
+        if (ps->link_busy_until > now || ps->output.head_ready > now)
+            continue;
+        __builtin_prefetch(sim_packet(sim, ps->output.head_packet), 1);
+        __builtin_prefetch(&sim->topo.neighbour[ps - sim->ports]);
+        unsigned next = ps->output.head + 1u == sim->output_capacity ? 0 : ps->output.head + 1u;
+        __builtin_prefetch(&sim->slots[ps->output.base + next]);
+    }
+}
