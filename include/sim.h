@@ -23,9 +23,10 @@
 struct packet_ring {
     uint32_t base;
     uint32_t head_packet; /* slots[base + head] while count > 0: no slot read to see the head */
-    /* Earliest cycle the head may move on. Input rings: its ready_cycle (allocation); output
-     * rings: a bound that is never later than its ready_cycle's effect on the link (router_send
-     * explains it). Kept here so that a router looks at its heads without touching packets. */
+    /* Input rings: the head's ready_cycle (earliest allocation). Output rings: the first cycle
+     * the head may start on the link (the link free and the head through the crossbar); while
+     * empty, the cycle the link frees up. Kept here so that a router looks at its heads
+     * without touching packets. */
     uint32_t head_ready;
     uint16_t head, count;
 };
@@ -61,12 +62,12 @@ static inline uint32_t ring_front(const struct packet_ring *ring)
 struct port_state {
     uint32_t input_busy_until;  /* crossbar input free from this cycle on */
     uint32_t output_busy_until; /* crossbar output free from this cycle on */
-    uint32_t link_busy_until;   /* output link free from this cycle on */
     uint16_t input_vc_mask;     /* VCs of this input port holding a packet */
     uint16_t routed_vc_mask;    /* VCs whose head's decision is in sim->route_cache */
     uint8_t input_pointer;      /* round-robin pointer of the input arbiter (VC) */
     uint8_t output_pointer;     /* round-robin pointer of the output arbiter (input port) */
-    struct packet_ring output;  /* output buffer, shared by the VCs of the port */
+    struct packet_ring output;  /* output buffer, shared by the VCs of the port; its
+                                 * head_ready also says when the link is free */
 };
 
 /* Per router. */

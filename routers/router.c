@@ -218,8 +218,8 @@ static void router_grant(const struct allocation *al, int in, int vc, const stru
         router_return_credit(sim, router, in, vc, finish);
     pk->ready_cycle = (uint32_t)(now + 1);
     ring_push(sim->slots, &ps_out->output, sim->output_capacity, index);
-    if (ps_out->output.count == 1)
-        ps_out->output.head_ready = pk->ready_cycle;
+    if (ps_out->output.count == 1 && pk->ready_cycle > ps_out->output.head_ready)
+        ps_out->output.head_ready = pk->ready_cycle; /* else the link is still busy */
     struct router_state *rs = &sim->routers[router];
     rs->output_nonempty |= 1ull << ch->out_port;
     if (pk->ready_cycle < rs->send_wake)
@@ -316,8 +316,7 @@ void router_send(struct sim *sim, int router)
     for (uint64_t mask = rs->output_nonempty; mask; mask &= mask - 1) {
         int out = __builtin_ctzll(mask);
         struct port_state *ps = sim_port(sim, router, out);
-        uint32_t ready = ps->output.head_ready;
-        uint32_t can_send = ps->link_busy_until > ready ? ps->link_busy_until : ready;
+        uint32_t can_send = ps->output.head_ready;
         if (can_send > now) {
             if (can_send < wake)
                 wake = can_send;
@@ -325,9 +324,10 @@ void router_send(struct sim *sim, int router)
         }
         uint32_t index = ring_pop(sim->slots, &ps->output, sim->output_capacity);
         struct packet *pk = sim_packet(sim, index);
-        /* The next head was granted by now, so it is ready by now + 1, before the link frees
-         * up (now + packet_size): the link alone gates it, and its packet stays untouched. */
-        ps->output.head_ready = 0;
+        /* The link is busy for packet_size cycles. The next head was granted by now, so it
+         * is through the crossbar by now + 1: the link alone gates it (its packet stays
+         * untouched). */
+        ps->output.head_ready = (uint32_t)(now + (uint64_t)sim->packet_size);
         /* Room in the output buffer: a head waiting for it may go next cycle. */
         if (rs->allocate_wake > now + 1)
             rs->allocate_wake = (uint32_t)now + 1;
@@ -343,7 +343,6 @@ void router_send(struct sim *sim, int router)
         pk->wait[cls == PORT_GLOBAL ? WAIT_GLOBAL_QUEUES : WAIT_LOCAL_QUEUES] +=
             (uint32_t)(now - pk->mark_cycle);
         pk->mark_cycle = (uint32_t)now;
-        ps->link_busy_until = (uint32_t)(now + (uint64_t)sim->packet_size);
         struct event ev = {.packet = index};
         uint64_t when;
         if (cls == PORT_NODE) {
@@ -415,7 +414,7 @@ void router_prefetch_send(const struct sim *sim, int router, int stage)
             __builtin_prefetch(ps);
             continue;
         }
-        if (ps->link_busy_until > now || ps->output.head_ready > now)
+        if (ps->output.head_ready > now)
             continue;
         __builtin_prefetch(sim_packet(sim, ps->output.head_packet), 1);
         __builtin_prefetch(&sim->topo.neighbour[ps - sim->ports]);

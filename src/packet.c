@@ -4,11 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Records are cache-line aligned: a 64-byte packet then lives in exactly one line (realloc
+ * would return 16-byte aligned memory, putting most packets across two lines). */
+_Static_assert(sizeof(struct packet) == 64, "one packet per cache line");
+
 static int packet_pool_grow(struct packet_pool *pool, uint32_t new_capacity)
 {
-    struct packet *packets = realloc(pool->packets, (size_t)new_capacity * sizeof *packets);
+    size_t bytes = (size_t)new_capacity * sizeof(struct packet);
+    struct packet *packets = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
     if (!packets)
         return -1;
+    if (pool->packets)
+        memcpy(packets, pool->packets, (size_t)pool->capacity * sizeof *packets);
+    free(pool->packets);
     pool->packets = packets;
     uint32_t *free_list = realloc(pool->free_list, (size_t)new_capacity * sizeof *free_list);
     if (!free_list)

@@ -37,6 +37,20 @@ static void sim_layout_ports(struct sim *sim)
     sim->capacity_phits[PORT_GLOBAL] = cfg->buffers.global;
 }
 
+/* Zeroed, cache-line aligned memory: a router's records then start on a line and none of the
+ * 16- and 32-byte ones straddles two lines. */
+static void *calloc_lines(size_t n, size_t size)
+{
+    size_t bytes = (n * size + 63) & ~(size_t)63;
+    void *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (p)
+        memset(p, 0, bytes);
+    return p;
+}
+
+_Static_assert(sizeof(struct packet_ring) == 16, "four rings per cache line");
+_Static_assert(sizeof(struct port_state) == 32, "two ports per cache line");
+
 /* Carves every ring out of one slot array; credits start at the downstream capacity. */
 static int sim_alloc_buffers(struct sim *sim)
 {
@@ -50,12 +64,12 @@ static int sim_alloc_buffers(struct sim *sim)
                  (size_t)out_packets;
     slots *= (size_t)t->routers;
     sim->slots = malloc(slots * sizeof *sim->slots);
-    sim->input_vc = calloc(vcs, sizeof *sim->input_vc);
-    sim->credits = calloc(vcs, sizeof *sim->credits);
-    sim->input_next = calloc(ports, sizeof *sim->input_next);
-    sim->route_cache = calloc(vcs, sizeof *sim->route_cache);
-    sim->ports = calloc(ports, sizeof *sim->ports);
-    sim->routers = calloc((size_t)t->routers, sizeof *sim->routers);
+    sim->input_vc = calloc_lines(vcs, sizeof *sim->input_vc);
+    sim->credits = calloc_lines(vcs, sizeof *sim->credits);
+    sim->input_next = calloc_lines(ports, sizeof *sim->input_next);
+    sim->route_cache = calloc_lines(vcs, sizeof *sim->route_cache);
+    sim->ports = calloc_lines(ports, sizeof *sim->ports);
+    sim->routers = calloc_lines((size_t)t->routers, sizeof *sim->routers);
     if (!sim->slots || !sim->input_vc || !sim->credits || !sim->input_next || !sim->route_cache ||
         !sim->ports || !sim->routers)
         return -1;

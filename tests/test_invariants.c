@@ -398,7 +398,7 @@ static void test_inv_head_cache(void)
             out = &sim->ports[k];
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     uint32_t saved_ready = out->output.head_ready;
-    out->output.head_ready = out->link_busy_until + 100;
+    out->output.head_ready = sim_packet(sim, ring_front(&out->output))->ready_cycle - 1;
     test_inv_expect_broken(sim, (const char *[]){"may leave at", NULL});
     out->output.head_ready = saved_ready;
     test_inv_expect_ok(sim, "restored output");
