@@ -11,6 +11,10 @@ void router_allocate(struct sim *sim, int router);
 /* Starts the head packet of every free output link of the router. */
 void router_send(struct sim *sim, int router);
 
+/* For a pure routing (routing_ops.pure): routes the packet that just became the head of input
+ * (router, port, vc) into the route cache, as the allocator would later. */
+void router_route_early(struct sim *sim, int router, int port, int vc);
+
 /* Cache prefetches for what router_allocate / router_send will read of `router` soon, so
  * that the memory latency of the next routers overlaps the work on this one (large networks
  * do not fit in the caches). The cycle loop calls stage 1 two routers ahead (lines found

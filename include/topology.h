@@ -22,6 +22,11 @@ struct topology {
      * towards group g (a local or global port; 0xff for r's own group). */
     uint8_t *global_port_to_group;
     uint8_t *min_port;
+    /* Palmtree only (else NULL): min_port_offset[i * groups + (g - d) mod groups] is
+     * min_port for router index i of any group g towards group d. The wiring is the same seen
+     * from every group, so a * groups bytes (4 KiB for h=10) replace routers * groups (800
+     * KiB): the table the routing reads per packet stays in the cache. */
+    uint8_t *min_port_offset;
     /* gateway[g * groups + d]: the router of group g that owns the link to group d (-1 if
      * d == g). */
     int32_t *gateway;
@@ -64,8 +69,13 @@ static inline int topology_local_target(const struct topology *t, int i, int por
 static inline int topology_min_port_to_router(const struct topology *t, int r, int target)
 {
     int g = r / t->a, tg = target / t->a;
-    if (g != tg)
+    if (g != tg) {
+        if (t->min_port_offset) {
+            int offset = g - tg < 0 ? g - tg + t->groups : g - tg;
+            return t->min_port_offset[(r - g * t->a) * t->groups + offset];
+        }
         return t->min_port[r * t->groups + tg];
+    }
     if (r == target)
         return -1;
     return topology_local_port(t, r % t->a, target % t->a);

@@ -195,6 +195,8 @@ static void router_grant(const struct allocation *al, int in, int vc, const stru
     ps_in->routed_vc_mask &= (uint16_t) ~(1u << vc);
     if (ring->count) {
         ring->head_ready = sim_packet(sim, ring_front(ring))->ready_cycle;
+        if (sim->routing->pure)
+            router_route_early(sim, router, in, vc);
     } else {
         ps_in->input_vc_mask &= (uint16_t) ~(1u << vc);
         if (!ps_in->input_vc_mask)
@@ -363,6 +365,18 @@ void router_send(struct sim *sim, int router)
     rs->send_wake = wake;
 }
 
+void router_route_early(struct sim *sim, int router, int port, int vc)
+{
+    int idx = sim_vc_index(sim, router, port, vc);
+    struct route_choice *ch = &sim->route_cache[idx];
+    const struct packet *pk = sim_packet(sim, ring_front(&sim->input_vc[idx]));
+    /* A failure is left to router_route_head, which reports it when the head is due. */
+    if (sim->routing->route(sim, router, port, pk, ch) == 0) {
+        ch->cycle = (uint32_t)sim->cycle;
+        sim_port(sim, router, port)->routed_vc_mask |= (uint16_t)(1u << vc);
+    }
+}
+
 /* Stage 1, two routers ahead: the port, ring and route-cache lines of the inputs that may
  * request. Stage 2, one router ahead (those lines now cached): the packets at ready heads. */
 void router_prefetch_allocate(const struct sim *sim, int router, int stage)
@@ -399,6 +413,7 @@ void router_prefetch_allocate(const struct sim *sim, int router, int stage)
         }
         /* The upstream router's address, read when the packet leaves (credit return). */
         __builtin_prefetch(&sim->topo.neighbour[router * radix + in]);
+        __builtin_prefetch(&sim->topo.neighbour_port[router * radix + in]);
     }
 }
 
@@ -418,6 +433,7 @@ void router_prefetch_send(const struct sim *sim, int router, int stage)
             continue;
         __builtin_prefetch(sim_packet(sim, ps->output.head_packet), 1);
         __builtin_prefetch(&sim->topo.neighbour[ps - sim->ports]);
+        __builtin_prefetch(&sim->topo.neighbour_port[ps - sim->ports]);
         unsigned next = ps->output.head + 1u == sim->output_capacity ? 0 : ps->output.head + 1u;
         __builtin_prefetch(&sim->slots[ps->output.base + next]);
     }

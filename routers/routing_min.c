@@ -21,4 +21,5 @@ const struct routing_ops routing_min = {
     .summary = "minimal path, at most local-global-local",
     .ladder = min_ladder,
     .route = min_route,
+    .pure = true,
 };

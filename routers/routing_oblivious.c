@@ -37,4 +37,5 @@ const struct routing_ops routing_oblivious = {
     .ladder = oblivious_ladder,
     .on_generate = oblivious_on_generate,
     .route = oblivious_route,
+    .pure = true,
 };

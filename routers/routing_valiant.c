@@ -52,4 +52,5 @@ const struct routing_ops routing_valiant = {
     .ladder = valiant_ladder,
     .on_generate = valiant_on_generate,
     .route = valiant_route,
+    .pure = true,
 };

@@ -1,17 +1,18 @@
 /* packet: pool of packet records with a free-index stack. */
 #include "packet.h"
 
+#include "memory.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-/* Records are cache-line aligned: a 64-byte packet then lives in exactly one line (realloc
- * would return 16-byte aligned memory, putting most packets across two lines). */
+/* Records are cache-line aligned (memory_alloc_lines): a 64-byte packet then lives in exactly
+ * one line (realloc would return 16-byte aligned memory, most packets across two lines). */
 _Static_assert(sizeof(struct packet) == 64, "one packet per cache line");
 
 static int packet_pool_grow(struct packet_pool *pool, uint32_t new_capacity)
 {
-    size_t bytes = (size_t)new_capacity * sizeof(struct packet);
-    struct packet *packets = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+    struct packet *packets = memory_alloc_lines((size_t)new_capacity * sizeof(struct packet));
     if (!packets)
         return -1;
     if (pool->packets)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory.h"
 #include "misroute_policy.h"
 #include "router.h"
 
@@ -37,15 +38,9 @@ static void sim_layout_ports(struct sim *sim)
     sim->capacity_phits[PORT_GLOBAL] = cfg->buffers.global;
 }
 
-/* Zeroed, cache-line aligned memory: a router's records then start on a line and none of the
- * 16- and 32-byte ones straddles two lines. */
-static void *calloc_lines(size_t n, size_t size)
+static void *memory_alloc_lines_n(size_t n, size_t size)
 {
-    size_t bytes = (n * size + 63) & ~(size_t)63;
-    void *p = aligned_alloc(64, bytes ? bytes : 64);
-    if (p)
-        memset(p, 0, bytes);
-    return p;
+    return memory_alloc_lines(n * size);
 }
 
 _Static_assert(sizeof(struct packet_ring) == 16, "four rings per cache line");
@@ -63,13 +58,13 @@ static int sim_alloc_buffers(struct sim *sim)
                      (size_t)(sim->capacity_phits[sim->port_class[port]] / sim->packet_size) +
                  (size_t)out_packets;
     slots *= (size_t)t->routers;
-    sim->slots = malloc(slots * sizeof *sim->slots);
-    sim->input_vc = calloc_lines(vcs, sizeof *sim->input_vc);
-    sim->credits = calloc_lines(vcs, sizeof *sim->credits);
-    sim->input_next = calloc_lines(ports, sizeof *sim->input_next);
-    sim->route_cache = calloc_lines(vcs, sizeof *sim->route_cache);
-    sim->ports = calloc_lines(ports, sizeof *sim->ports);
-    sim->routers = calloc_lines((size_t)t->routers, sizeof *sim->routers);
+    sim->slots = memory_alloc_lines(slots * sizeof *sim->slots);
+    sim->input_vc = memory_alloc_lines_n(vcs, sizeof *sim->input_vc);
+    sim->credits = memory_alloc_lines_n(vcs, sizeof *sim->credits);
+    sim->input_next = memory_alloc_lines_n(ports, sizeof *sim->input_next);
+    sim->route_cache = memory_alloc_lines_n(vcs, sizeof *sim->route_cache);
+    sim->ports = memory_alloc_lines_n(ports, sizeof *sim->ports);
+    sim->routers = memory_alloc_lines_n((size_t)t->routers, sizeof *sim->routers);
     if (!sim->slots || !sim->input_vc || !sim->credits || !sim->input_next || !sim->route_cache ||
         !sim->ports || !sim->routers)
         return -1;
@@ -206,6 +201,8 @@ static void sim_enter_buffer(struct sim *sim, int router, int port, int vc, uint
         uint32_t *next = &sim->input_next[router * sim->topo.radix + port];
         if (first < *next)
             *next = first;
+        if (sim->routing->pure)
+            router_route_early(sim, router, port, vc);
     }
     ps->input_vc_mask |= (uint16_t)(1u << vc);
     struct router_state *rs = &sim->routers[router];
@@ -258,9 +255,19 @@ static void sim_generate(struct sim *sim)
     int nodes = sim->topo.nodes;
     /* A local copy of the stream keeps its state in registers (sim may alias it). */
     struct rng rng = sim->traffic_rng;
-    for (int n = 0; n < nodes && sim->status == SIM_OK; n++)
+    int p = sim->topo.p, ahead = 2 * p; /* injection queues of the router after next */
+    size_t queues = (size_t)p * (size_t)sim->vcs_injection;
+    for (int n = 0; n < nodes && sim->status == SIM_OK; n++) {
+        if (n % p == 0 && n + ahead < nodes) {
+            /* The queues of a router are contiguous but routers are far apart: fetch them. */
+            const struct packet_ring *rings =
+                &sim->input_vc[sim_vc_index(sim, (n + ahead) / p, 0, 0)];
+            for (size_t q = 0; q < queues; q += 4)
+                __builtin_prefetch(&rings[q]);
+        }
         if (rng_bernoulli(&rng, threshold))
             sim_inject(sim, (uint32_t)n, sim->pattern->destination(sim, (uint32_t)n, &rng));
+    }
     sim->traffic_rng = rng;
 }
 

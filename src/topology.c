@@ -32,8 +32,7 @@ static int topology_alloc(struct topology *t)
     t->global_port_to_group = malloc(pairs);
     t->min_port = malloc(pairs);
     t->gateway = malloc((size_t)t->groups * t->groups * sizeof *t->gateway);
-    return t->neighbour && t->neighbour_port && t->global_port_to_group && t->min_port &&
-                   t->gateway
+    return t->neighbour && t->neighbour_port && t->global_port_to_group && t->min_port && t->gateway
                ? 0
                : -1;
 }
@@ -64,12 +63,13 @@ static void topology_wire(struct topology *t, enum topology_arrangement arr)
     }
 }
 
-static void topology_route_tables(struct topology *t, enum topology_arrangement arr)
+static int topology_route_tables(struct topology *t, enum topology_arrangement arr)
 {
     int a = t->a, h = t->h, G = t->groups;
     for (int g = 0; g < G; g++)
         for (int d = 0; d < G; d++)
-            t->gateway[g * G + d] = d == g ? -1 : g * a + topology_global_link_index(arr, G, g, d) / h;
+            t->gateway[g * G + d] =
+                d == g ? -1 : g * a + topology_global_link_index(arr, G, g, d) / h;
     for (int r = 0; r < t->routers; r++) {
         int g = r / a;
         for (int d = 0; d < G; d++) {
@@ -82,6 +82,16 @@ static void topology_route_tables(struct topology *t, enum topology_arrangement 
             t->min_port[r * G + d] = port;
         }
     }
+    if (arr != ARRANGEMENT_PALMTREE)
+        return 0;
+    t->min_port_offset = malloc((size_t)a * (size_t)G);
+    if (!t->min_port_offset)
+        return -1;
+    /* Group 0's rows, by offset: group 0 - offset = d. */
+    for (int i = 0; i < a; i++)
+        for (int offset = 0; offset < G; offset++)
+            t->min_port_offset[i * G + offset] = t->min_port[i * G + (G - offset) % G];
+    return 0;
 }
 
 int topology_build(struct topology *t, int p, int a, int h, enum topology_arrangement arr,
@@ -102,13 +112,16 @@ int topology_build(struct topology *t, int p, int a, int h, enum topology_arrang
                  TOPOLOGY_MAX_RADIX);
         return -1;
     }
-    if (topology_alloc(t)) {
+    int failed = topology_alloc(t);
+    if (!failed) {
+        topology_wire(t, arr);
+        failed = topology_route_tables(t, arr);
+    }
+    if (failed) {
         topology_free(t);
         snprintf(err, (size_t)err_len, "out of memory for the topology");
         return -1;
     }
-    topology_wire(t, arr);
-    topology_route_tables(t, arr);
     return 0;
 }
 
@@ -118,11 +131,13 @@ void topology_free(struct topology *t)
     free(t->neighbour_port);
     free(t->global_port_to_group);
     free(t->min_port);
+    free(t->min_port_offset);
     free(t->gateway);
     t->neighbour = NULL;
     t->neighbour_port = NULL;
     t->global_port_to_group = NULL;
     t->min_port = NULL;
+    t->min_port_offset = NULL;
     t->gateway = NULL;
 }
 

@@ -154,6 +154,32 @@ static void test_min_paths(void)
     }
 }
 
+/* Palmtree's compact table (by group offset) agrees with the full one for every router and
+ * group; consecutive wiring has no such symmetry and keeps the full table. */
+static void test_min_port_offset_table(void)
+{
+    struct topology t;
+    char err[128];
+    int shapes[][3] = {{2, 4, 2}, {3, 6, 3}, {6, 12, 6}};
+    for (int s = 0; s < 3; s++) {
+        CU_ASSERT_EQUAL_FATAL(topology_build(&t, shapes[s][0], shapes[s][1], shapes[s][2],
+                                             ARRANGEMENT_PALMTREE, err, sizeof err),
+                              0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t.min_port_offset);
+        int mismatches = 0;
+        for (int r = 0; r < t.routers; r++)
+            for (int d = 0; d < t.groups; d++)
+                if (d != r / t.a)
+                    mismatches += topology_min_port_to_router(&t, r, d * t.a + (r % t.a)) !=
+                                  t.min_port[r * t.groups + d];
+        CU_ASSERT_EQUAL(mismatches, 0);
+        topology_free(&t);
+    }
+    CU_ASSERT_EQUAL_FATAL(topology_build(&t, 2, 4, 2, ARRANGEMENT_CONSECUTIVE, err, sizeof err), 0);
+    CU_ASSERT_PTR_NULL(t.min_port_offset);
+    topology_free(&t);
+}
+
 static void test_radix_limit(void)
 {
     struct topology t;
@@ -174,6 +200,7 @@ int test_topology_register(void)
     CU_add_test(s, "local port formula round-trips", test_local_ports);
     CU_add_test(s, "node/router/group numbering round-trips", test_numbering);
     CU_add_test(s, "minimal paths reach every router in l-g-l", test_min_paths);
+    CU_add_test(s, "palmtree's offset table matches the full table", test_min_port_offset_table);
     CU_add_test(s, "radix above 64 rejected", test_radix_limit);
     return 0;
 }
