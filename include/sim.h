@@ -107,6 +107,7 @@ struct sim {
     int capacity_phits[3];                    /* input buffer per VC, by port class */
     uint64_t transit_port_mask;               /* local and global ports */
     uint64_t generation_threshold;            /* Bernoulli probability as fixed point */
+    size_t router_state_bytes; /* per-port and per-VC arrays: decides the prefetch stages */
 
     struct packet_pool pool;
     uint32_t *slots;               /* storage of every packet_ring */
