@@ -258,16 +258,7 @@ static void sim_generate(struct sim *sim)
     int nodes = sim->topo.nodes;
     /* A local copy of the stream keeps its state in registers (sim may alias it). */
     struct rng rng = sim->traffic_rng;
-    int p = sim->topo.p, ahead = 2 * p; /* injection queues of the router after next */
-    size_t queues = (size_t)p * (size_t)sim->vcs_injection;
     for (int n = 0; n < nodes && sim->status == SIM_OK; n++) {
-        if (n % p == 0 && n + ahead < nodes) {
-            /* The queues of a router are contiguous but routers are far apart: fetch them. */
-            const struct packet_ring *rings =
-                &sim->input_vc[sim_vc_index(sim, (n + ahead) / p, 0, 0)];
-            for (size_t q = 0; q < queues; q += 4)
-                __builtin_prefetch(&rings[q]);
-        }
         if (rng_bernoulli(&rng, threshold))
             sim_inject(sim, (uint32_t)n, sim->pattern->destination(sim, (uint32_t)n, &rng));
     }

@@ -22,8 +22,10 @@ un_min_0.8|$H6|traffic.pattern=uniform traffic.load=0.8|
 un_min_0.4_h3|$H6|$H3 traffic.pattern=uniform traffic.load=0.4|
 un_min_0.4_h8|$H6|$H8 traffic.pattern=uniform traffic.load=0.4|
 "
-# `make bench BENCH=name1,name2` runs only those.
+# `make bench BENCH=name1,name2` runs only those; BENCH_REPEAT=N (3) runs of each benchmark
+# that has targets, the fastest reported (wall time on a shared machine varies by +-20 %).
 ONLY=${BENCH:-}
+REPEAT=${BENCH_REPEAT:-3}
 
 DFSIM=${DFSIM:-./dfsim}
 [ -x "$DFSIM" ] || { echo "bench: $DFSIM not built (run make)" >&2; exit 1; }
@@ -92,18 +94,38 @@ echo "$BENCHMARKS" | while IFS='|' read -r name config settings targets; do
     for kv in $COMMON $settings; do
         set -- "$@" --set "$kv"
     done
-    if ! run_measured "$tmp/$name.rss" "$DFSIM" run "$config" --quiet -o "$tmp/$name.json" \
-        "$@" >"$tmp/$name.log" 2>&1; then
+    # Benchmarks with targets run REPEAT times and keep the fastest run (the machine's noise
+    # only ever slows a run down) and the largest peak memory; the other walls are listed.
+    runs=1
+    [ -n "$targets" ] && runs=$REPEAT
+    best= walls= mib=0 failed=
+    i=0
+    while [ $i -lt "$runs" ]; do
+        i=$((i + 1))
+        if ! run_measured "$tmp/$name.rss" "$DFSIM" run "$config" --quiet \
+            -o "$tmp/$name.$i.json" "$@" >"$tmp/$name.log" 2>&1; then
+            failed=1
+            break
+        fi
+        wall=$(timing_of "$tmp/$name.$i.json" | cut -d' ' -f1)
+        walls="$walls $wall"
+        if [ -z "$best" ] || awk "BEGIN { exit !($wall < $best_wall) }"; then
+            best=$i best_wall=$wall
+        fi
+        run_mib=$(peak_mib_of "$tmp/$name.rss")
+        mib=$(awk "BEGIN { print ($run_mib > $mib) ? $run_mib : $mib }")
+    done
+    if [ -n "$failed" ]; then
         row "$name" FAILED - - - -
         sed 's/^/    /' "$tmp/$name.log" >&2
         echo failed >"$tmp/failed"
         continue
     fi
     # shellcheck disable=SC2046 # three numbers, split on purpose
-    set -- $(timing_of "$tmp/$name.json")
-    mib=$(peak_mib_of "$tmp/$name.rss")
+    set -- $(timing_of "$tmp/$name.$best.json")
     v=$(verdict "$1" "$3" "$mib" "$targets")
     case "$v" in MISS*) echo missed >"$tmp/missed" ;; esac
+    [ "$runs" -gt 1 ] && v="$v  runs:$walls"
     row "$name" "$1" "$2" "$3" "$mib" "$v"
 done
 status=0
