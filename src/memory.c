@@ -8,17 +8,29 @@
 
 enum { LINE = 64, HUGE_PAGE = 2 << 20, HUGE_THRESHOLD = 4 << 20 };
 
-void *memory_alloc_lines(size_t bytes)
+static size_t memory_rounded(size_t bytes, size_t *align)
 {
-    size_t align = bytes >= HUGE_THRESHOLD ? HUGE_PAGE : LINE;
-    size_t size = (bytes + align - 1) & ~(align - 1);
-    void *p = aligned_alloc(align, size ? size : align);
-    if (!p)
-        return NULL;
+    *align = bytes >= HUGE_THRESHOLD ? HUGE_PAGE : LINE;
+    size_t size = (bytes + *align - 1) & ~(*align - 1);
+    return size ? size : *align;
+}
+
+void *memory_alloc_lines_raw(size_t bytes)
+{
+    size_t align, size = memory_rounded(bytes, &align);
+    void *p = aligned_alloc(align, size);
 #ifdef MADV_HUGEPAGE
-    if (align == HUGE_PAGE)
+    if (p && align == HUGE_PAGE)
         (void)madvise(p, size, MADV_HUGEPAGE); /* advice only: without it, 4 KiB pages */
 #endif
-    memset(p, 0, size);
+    return p;
+}
+
+void *memory_alloc_lines(size_t bytes)
+{
+    size_t align, size = memory_rounded(bytes, &align);
+    void *p = memory_alloc_lines_raw(bytes);
+    if (p)
+        memset(p, 0, size);
     return p;
 }

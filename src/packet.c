@@ -12,7 +12,7 @@ _Static_assert(sizeof(struct packet) == 64, "one packet per cache line");
 
 static int packet_pool_grow(struct packet_pool *pool, uint32_t new_capacity)
 {
-    struct packet *packets = memory_alloc_lines((size_t)new_capacity * sizeof(struct packet));
+    struct packet *packets = memory_alloc_lines_raw((size_t)new_capacity * sizeof(struct packet));
     if (!packets)
         return -1;
     if (pool->packets)
