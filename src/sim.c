@@ -396,6 +396,21 @@ static int sim_prefetch_stages(const struct sim *sim)
     return bytes > PREFETCH_HEADS_MIN_BYTES ? 2 : 1;
 }
 
+static inline int prefetch_distance(int stage)
+{
+    return stage == 1 ? PREFETCH_STAGE1_AHEAD : PREFETCH_STAGE2_AHEAD;
+}
+
+/* Whether the router's allocator, or its output stage, has anything to do this cycle. */
+static inline bool allocate_due(const struct router_state *rs, uint32_t now)
+{
+    return rs->input_nonempty && rs->allocate_wake <= now;
+}
+static inline bool send_due(const struct router_state *rs, uint32_t now)
+{
+    return rs->output_nonempty && rs->send_wake <= now;
+}
+
 enum sim_status sim_step(struct sim *sim)
 {
     const struct topology *t = &sim->topo;
@@ -409,20 +424,20 @@ enum sim_status sim_step(struct sim *sim)
     int routers = t->routers, stages = sim_prefetch_stages(sim);
     for (int r = 0; r < routers; r++) {
         for (int stage = 1; stage <= stages; stage++) {
-            int ahead = r + (stage == 1 ? PREFETCH_STAGE1_AHEAD : PREFETCH_STAGE2_AHEAD);
-            if (ahead < routers && rs[ahead].input_nonempty && rs[ahead].allocate_wake <= now)
+            int ahead = r + prefetch_distance(stage);
+            if (ahead < routers && allocate_due(&rs[ahead], now))
                 router_prefetch_allocate(sim, ahead, stage);
         }
-        if (rs[r].input_nonempty && rs[r].allocate_wake <= now)
+        if (allocate_due(&rs[r], now))
             router_allocate(sim, r);
     }
     for (int r = 0; r < routers; r++) {
         for (int stage = 1; stage <= stages; stage++) {
-            int ahead = r + (stage == 1 ? PREFETCH_STAGE1_AHEAD : PREFETCH_STAGE2_AHEAD);
-            if (ahead < routers && rs[ahead].output_nonempty && rs[ahead].send_wake <= now)
+            int ahead = r + prefetch_distance(stage);
+            if (ahead < routers && send_due(&rs[ahead], now))
                 router_prefetch_send(sim, ahead, stage);
         }
-        if (rs[r].output_nonempty && rs[r].send_wake <= now)
+        if (send_due(&rs[r], now))
             router_send(sim, r);
     }
     /* Deadlock: packets in the network, none moved for deadlock_cycles and nothing on its
