@@ -118,7 +118,9 @@ struct sim {
     /* [router * radix + port]: a lower bound of the first cycle input `port` can request an
      * output (its crossbar input free and a head ready). The allocator skips inputs whose
      * bound lies ahead without touching their rings; 4 bytes per port keeps a router's in
-     * a few cache lines. */
+     * a few cache lines. While an input is busy the bound is not before it frees (grants set
+     * it to the transfer's end, arrivals never lower it below), so a busy input is always
+     * skipped by the bound alone. */
     uint32_t *input_next;
     uint16_t ring_capacity[TOPOLOGY_MAX_RADIX]; /* packets per input VC of each port */
     uint16_t output_capacity;                   /* packets per output buffer */

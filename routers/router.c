@@ -276,10 +276,6 @@ void router_allocate(struct sim *sim, int router)
             int in = __builtin_ctzll(in_mask);
             if (al.input_next[in] > al.now)
                 continue; /* no head ready or the input busy: router_allocate_wake counts it */
-            if (al.ports[in].input_busy_until > al.now) {
-                al.input_next[in] = al.ports[in].input_busy_until;
-                continue;
-            }
             if (router_input_request(&al, in, outputs_taken) < 0)
                 continue;
             requested_now |= 1ull << in;

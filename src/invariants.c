@@ -145,6 +145,11 @@ static int recount_head_cache(struct sim *sim, struct recount *rc, int r, int po
     uint32_t bound = sim->input_next[r * sim->topo.radix + port];
     const struct port_state *ps = sim_port(sim, r, port);
     uint32_t earliest = ready > ps->input_busy_until ? ready : ps->input_busy_until;
+    if (ps->input_busy_until > sim->cycle && bound < ps->input_busy_until)
+        return recount_fail(rc,
+                            "router %d port %d: next-request bound %u before the busy input "
+                            "frees (cycle %u)",
+                            r, port, bound, ps->input_busy_until);
     if (bound > earliest && bound > sim->cycle + 1)
         return recount_fail(rc,
                             "router %d port %d: next-request bound %u is after head %u of vc "

@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "memory.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -33,4 +34,11 @@ void *memory_alloc_lines(size_t bytes)
     if (p)
         memset(p, 0, size);
     return p;
+}
+
+void *memory_alloc_array(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    return memory_alloc_lines(n * size);
 }

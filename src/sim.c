@@ -38,11 +38,6 @@ static void sim_layout_ports(struct sim *sim)
     sim->capacity_phits[PORT_GLOBAL] = cfg->buffers.global;
 }
 
-static void *memory_alloc_lines_n(size_t n, size_t size)
-{
-    return memory_alloc_lines(n * size);
-}
-
 _Static_assert(sizeof(struct packet_ring) == 16, "four rings per cache line");
 _Static_assert(sizeof(struct port_state) == 32, "two ports per cache line");
 
@@ -59,12 +54,12 @@ static int sim_alloc_buffers(struct sim *sim)
                  (size_t)out_packets;
     slots *= (size_t)t->routers;
     sim->slots = memory_alloc_lines(slots * sizeof *sim->slots);
-    sim->input_vc = memory_alloc_lines_n(vcs, sizeof *sim->input_vc);
-    sim->credits = memory_alloc_lines_n(vcs, sizeof *sim->credits);
-    sim->input_next = memory_alloc_lines_n(ports, sizeof *sim->input_next);
-    sim->route_cache = memory_alloc_lines_n(vcs, sizeof *sim->route_cache);
-    sim->ports = memory_alloc_lines_n(ports, sizeof *sim->ports);
-    sim->routers = memory_alloc_lines_n((size_t)t->routers, sizeof *sim->routers);
+    sim->input_vc = memory_alloc_array(vcs, sizeof *sim->input_vc);
+    sim->credits = memory_alloc_array(vcs, sizeof *sim->credits);
+    sim->input_next = memory_alloc_array(ports, sizeof *sim->input_next);
+    sim->route_cache = memory_alloc_array(vcs, sizeof *sim->route_cache);
+    sim->ports = memory_alloc_array(ports, sizeof *sim->ports);
+    sim->routers = memory_alloc_array((size_t)t->routers, sizeof *sim->routers);
     if (!sim->slots || !sim->input_vc || !sim->credits || !sim->input_next || !sim->route_cache ||
         !sim->ports || !sim->routers)
         return -1;
