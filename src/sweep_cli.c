@@ -351,14 +351,16 @@ static int sweep_cli_local(const struct sweep_cli *cli, const struct sweep *sw,
         return SWEEP_EXIT_FAILED;
     }
     int rc = sweep_cli_merge_dir(dir, sw->name);
-    if (!cli->quiet)
-        printf("sweep %s: %d points: %d run, %d already done, %d failed in %.1f s with %d "
-               "workers; results in %s/ (%s/sweep.json)\n",
-               sw->name, grid->n_jobs, rep.ran, grid->n_jobs - n, rep.failed, rep.seconds,
-               opt.workers < n ? opt.workers
-               : n > 0         ? n
-                               : 1,
-               dir, dir);
+    if (!cli->quiet) {
+        int used = opt.workers < n ? opt.workers : n;
+        char how[64] = "";
+        if (used > 0)
+            snprintf(how, sizeof how, " in %.1f s with %d worker%s", rep.seconds, used,
+                     used == 1 ? "" : "s");
+        printf("sweep %s: %d points: %d run, %d already done, %d failed%s; results in %s/ "
+               "(%s/sweep.json)\n",
+               sw->name, grid->n_jobs, rep.ran, grid->n_jobs - n, rep.failed, how, dir, dir);
+    }
     return rep.failed ? SWEEP_EXIT_FAILED : rc;
 }
 
