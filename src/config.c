@@ -12,13 +12,14 @@
 #include <string.h>
 
 #include "arbiter.h"
+#include "config_include.h"
 #include "routing.h"
+#include "text_file.h"
 #include "topology.h"
 #include "traffic.h"
 
 #define CONFIG_UNBOUNDED_INT ((double)INT_MAX)
 #define CONFIG_UNBOUNDED_INT64 9223372036854775807.0
-#define CONFIG_MAX_FILE_BYTES (16 << 20)
 #define CONFIG_PROBLEM_LEN 640
 
 #if defined(DFSIM_TEST) || defined(DFSIM_FUZZ)
@@ -641,56 +642,6 @@ static int config_walk_group(struct config_loader *ld, config_setting_t *g)
     return 0;
 }
 
-/* Reads a whole file into a NUL-terminated buffer (caller frees); *len gets its length. */
-static char *config_read_text(const char *path, char *err, size_t *len)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, CONFIG_ERROR_LEN, "%s: cannot read: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, used = 0;
-    char *text = malloc(cap);
-    while (text) {
-        used += fread(text + used, 1, cap - 1 - used, f);
-        if (used < cap - 1 || cap >= CONFIG_MAX_FILE_BYTES)
-            break;
-        char *bigger = realloc(text, cap * 2);
-        if (!bigger)
-            free(text);
-        text = bigger;
-        cap *= 2;
-    }
-    int error = ferror(f) ? errno : 0;
-    fclose(f);
-    if (!text || error || used >= cap - 1) {
-        snprintf(err, CONFIG_ERROR_LEN, "%s: cannot read: %s", path,
-                 error  ? strerror(error)
-                 : text ? "larger than 16 MiB"
-                        : "out of memory");
-        free(text);
-        return NULL;
-    }
-    text[used] = '\0';
-    *len = used;
-    return text;
-}
-
-/* libconfig stops reading at a NUL byte: whatever follows would be silently ignored. */
-static int config_check_text(const char *path, const char *text, size_t len, char *err)
-{
-    size_t nul = strlen(text);
-    if (nul == len)
-        return 0;
-    int line = 1;
-    for (size_t i = 0; i < nul; i++)
-        line += text[i] == '\n';
-    snprintf(err, CONFIG_ERROR_LEN,
-             "%s:%d: NUL byte at offset %zu (expected a text file in libconfig syntax)", path, line,
-             nul);
-    return -1;
-}
-
 void config_name_from_path(const char *path, char *name, size_t len)
 {
     const char *base = strrchr(path, '/');
@@ -710,16 +661,6 @@ static void config_set_name(struct sim_config *cfg, const char *path)
     snprintf(cfg->path, sizeof cfg->path, "%s", path);
 }
 
-static void config_set_include_dir_of(config_t *file, const char *path)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    config_set_include_dir(file, slash ? (dir[0] ? dir : "/") : ".");
-}
-
 static int config_load_file(struct config_loader *ld, const char *path)
 {
     if (strlen(path) >= sizeof ld->cfg->path) {
@@ -727,25 +668,39 @@ static int config_load_file(struct config_loader *ld, const char *path)
         return -1;
     }
     size_t len;
-    char *text = path[0] ? config_read_text(path, ld->err, &len) : NULL;
+    char *text = path[0] ? text_file_read(path, &len, ld->err, CONFIG_ERROR_LEN) : NULL;
     if (!path[0])
         snprintf(ld->err, CONFIG_ERROR_LEN,
                  "'': cannot read: empty file name (expected a config file such as "
                  "conf/default.cfg)");
-    if (!text || config_check_text(path, text, len, ld->err) != 0) {
+    char include_dir[sizeof ld->cfg->path];
+    config_include_dir_of(path, include_dir, sizeof include_dir);
+    if (!text || config_include_check(text, path, include_dir, ld->err, CONFIG_ERROR_LEN) != 0) {
         free(text);
         return -1;
     }
     ld->path = path;
     ld->text = text;
     config_set_name(ld->cfg, path);
-    config_set_include_dir_of(&ld->file, path);
+    config_set_include_dir(&ld->file, include_dir);
     int rc = -1;
     if (!config_read_string(&ld->file, text)) {
         const char *file = config_error_file(&ld->file);
-        snprintf(ld->err, CONFIG_ERROR_LEN,
-                 "%s:%d: %s (expected libconfig syntax, e.g. traffic = { load = 0.4; };)",
-                 file ? file : path, config_error_line(&ld->file), config_error_text(&ld->file));
+        const char *what = config_error_text(&ld->file);
+        if (strcmp(what, "cannot open include file") == 0)
+            snprintf(ld->err, CONFIG_ERROR_LEN,
+                     "%s:%d: @include: cannot open the file (expected a file name relative to "
+                     "%.200s)",
+                     file ? file : path, config_error_line(&ld->file), include_dir);
+        else if (strcmp(what, "include file nesting too deep") == 0)
+            snprintf(ld->err, CONFIG_ERROR_LEN,
+                     "%s:%d: @include: nested too deep (expected at most 10 levels, and no file "
+                     "including itself)",
+                     file ? file : path, config_error_line(&ld->file));
+        else
+            snprintf(ld->err, CONFIG_ERROR_LEN,
+                     "%s:%d: %s (expected libconfig syntax, e.g. traffic = { load = 0.4; };)",
+                     file ? file : path, config_error_line(&ld->file), what);
     } else {
         config_setting_t *root = config_root_setting(&ld->file);
         rc = 0;
@@ -760,7 +715,8 @@ static int config_load_file(struct config_loader *ld, const char *path)
 /* ---- --set overrides ---- */
 
 /* Parses VALUE as libconfig would (v = VALUE;); anything else is a bare-word string, copied
- * without surrounding blanks into `bare`. */
+ * without surrounding blanks into `bare`. A value with a newline is never a libconfig value
+ * (and could hold an @include line: see config_include.h), so libconfig does not see it. */
 static void config_parse_value(config_t *scratch, const char *value, struct config_value *v,
                                char *bare, size_t bare_len)
 {
@@ -771,7 +727,7 @@ static void config_parse_value(config_t *scratch, const char *value, struct conf
     memset(v, 0, sizeof *v);
     v->type = CONFIG_TYPE_STRING;
     v->s = bare;
-    char *doc = malloc(len + 8);
+    char *doc = memchr(value, '\n', len) ? NULL : malloc(len + 8);
     if (!doc)
         return;
     snprintf(doc, len + 8, "v = %.*s;", (int)len, value);

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "text_file.h"
+
 /* State of one sweep_load. */
 struct sweep_loader {
     struct sweep *sw;
@@ -18,6 +20,11 @@ struct sweep_loader {
     char *text; /* the file, to check integer literals */
     char *err;
 };
+
+/* Sweep files take no @include: their line numbers locate every setting in the one file, and
+ * libconfig 1.5 would end the process on an include naming a directory. Resolved against
+ * this include directory, no include can be opened, so libconfig reports each one cleanly. */
+#define SWEEP_NO_INCLUDE_DIR "/dev/null"
 
 static const char sweep_top_keys[] = "name, base, set, axes, variants";
 static const char sweep_variant_keys[] =
@@ -550,43 +557,13 @@ static int sweep_finish(struct sweep_loader *ld)
     return sweep_check_conflicts(ld);
 }
 
-/* Reads a whole file (caller frees) or returns NULL with a message. */
-static char *sweep_read_text(const char *path, char *err)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, SWEEP_ERROR_LEN, "%s: cannot read: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *text = NULL;
-    size_t used = 0, cap = 0;
-    for (;;) {
-        if (used + 4096 + 1 > cap) {
-            char *bigger = realloc(text, cap = used + 65536);
-            if (!bigger)
-                break;
-            text = bigger;
-        }
-        size_t got = fread(text + used, 1, cap - used - 1, f);
-        used += got;
-        if (got == 0)
-            break;
-    }
-    bool bad = ferror(f) || !text;
-    fclose(f);
-    if (bad) {
-        snprintf(err, SWEEP_ERROR_LEN, "%s: cannot read: %s", path,
-                 text ? strerror(EIO) : "out of memory");
-        free(text);
-        return NULL;
-    }
-    text[used] = '\0';
-    return text;
-}
-
 static int sweep_parse_file(struct sweep_loader *ld, config_t *file)
 {
     if (!config_read_string(file, ld->text)) {
+        if (strcmp(config_error_text(file), "cannot open include file") == 0)
+            return sweep_fail(ld, config_error_line(file), "@include",
+                              "not supported in a sweep file (expected the shared settings in "
+                              "the base config, or in set = [...])");
         return sweep_fail(ld, config_error_line(file), "syntax",
                           "%s (expected libconfig syntax, e.g. axes = { traffic = { load = "
                           "[0.1, 0.2]; }; };)",
@@ -609,11 +586,13 @@ int sweep_load(const char *path, struct sweep *sw, char err[SWEEP_ERROR_LEN])
         return -1;
     }
     snprintf(sw->path, sizeof sw->path, "%s", path);
-    ld.text = sweep_read_text(path, err);
+    size_t len;
+    ld.text = text_file_read(path, &len, err, SWEEP_ERROR_LEN);
     if (!ld.text)
         return -1;
     config_t file;
     config_init(&file);
+    config_set_include_dir(&file, SWEEP_NO_INCLUDE_DIR);
     int rc = sweep_parse_file(&ld, &file);
     config_destroy(&file);
     free(ld.text);

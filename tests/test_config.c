@@ -511,6 +511,67 @@ static void test_control_characters(void)
                       "'': cannot read: empty file name");
 }
 
+/* @include: a good include applies its settings and locates its errors in the included file;
+ * a bad one gets a located message (libconfig 1.5 alone would end the process on a directory
+ * and block on a FIFO). */
+static void test_includes(void)
+{
+    char err[CONFIG_ERROR_LEN], path[256], expected[768];
+    struct sim_config c;
+    char inner[256];
+    test_write_file("inner.cfg", "traffic = { load = 0.15; };\n", inner, sizeof inner);
+    test_write_file("outer.cfg", "sim = { seed = 7; };\n@include \"inner.cfg\"\n", path,
+                    sizeof path);
+    CU_ASSERT_EQUAL_FATAL(config_load(path, NULL, 0, &c, err), 0);
+    CU_ASSERT_DOUBLE_EQUAL(c.traffic.load, 0.15, 1e-12);
+    CU_ASSERT_EQUAL(c.sim.seed, 7);
+
+    test_write_file("inner_bad.cfg", "\ntraffic = { lod = 0.15; };\n", inner, sizeof inner);
+    test_write_file("outer_bad.cfg", "@include \"inner_bad.cfg\"\n", path, sizeof path);
+    snprintf(expected, sizeof expected, "inner_bad.cfg:2: traffic.lod: unknown setting");
+    test_expect_error("error inside an included file", config_load(path, NULL, 0, &c, err), err,
+                      expected);
+
+    static const struct {
+        const char *what, *text, *problem; /* problem: after "PATH:LINE: @include: " */
+        int line;
+    } bad[] = {
+        {"a directory", "\n  @include \"sub\"\n", "\"sub\": {F}/sub is a directory", 2},
+        {"the empty name", "@include \"\"\n", "\"\": {F}/ is a directory", 1},
+        {"a FIFO", "@include \"fifo\"\n", "\"fifo\": {F}/fifo is not a regular file", 1},
+        {"no closing quote", "@include \"x.cfg\n",
+         "the file name has no closing quote on this line", 1},
+        {"an unknown escape", "@include \"a\\/b\"\n", "'\\/' in the file name", 1},
+        {"a missing file", "\n\n@include \"nothere.cfg\"\n",
+         "cannot open the file (expected a file name relative to {F})", 3},
+        {"itself", "@include \"self.cfg\"\n", "nested too deep", 1},
+    };
+    snprintf(path, sizeof path, "%s/sub", test_config_dir);
+    CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/fifo", test_config_dir);
+    CU_ASSERT_EQUAL_FATAL(mkfifo(path, 0600), 0);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char problem[400], full[768];
+        test_expand(bad[i].problem, test_config_dir, problem, sizeof problem);
+        test_write_file("self.cfg", bad[i].text, path, sizeof path);
+        snprintf(full, sizeof full, "%s:%d: @include: %s",
+                 strcmp(bad[i].what, "itself") == 0 ? "self.cfg" : path, bad[i].line, problem);
+        test_expect_error(bad[i].what, config_load(path, NULL, 0, &c, err), err, full);
+    }
+    /* A bad include inside an included file names that file. */
+    test_write_file("inner_dir.cfg", "sim = { seed = 2; };\n@include \"sub\"\n", inner,
+                    sizeof inner);
+    test_write_file("outer_dir.cfg", "@include \"inner_dir.cfg\"\n", path, sizeof path);
+    snprintf(expected, sizeof expected, "%s:2: @include: \"sub\": %s/sub is a directory", inner,
+             test_config_dir);
+    test_expect_error("a directory, one level down", config_load(path, NULL, 0, &c, err), err,
+                      expected);
+    /* A --set value is one line: an @include after a newline is never followed. */
+    const char *ov[] = {"traffic.pattern=x\n@include \"/\""};
+    test_expect_error("@include in --set", config_load(NULL, ov, 1, &c, err), err,
+                      "traffic.pattern: unknown value 'x\\n@include \"/\"'");
+}
+
 /* Cross-setting problems of a file name the line of the setting, then fall back to the file. */
 static void test_cross_checks_locate_settings(void)
 {
@@ -652,6 +713,7 @@ int test_config_register(void)
         {"bad --set: one exact message each", test_bad_overrides},
         {"bad combinations: one exact message each", test_bad_combinations},
         {"control characters and NUL bytes", test_control_characters},
+        {"@include: followed, or refused with a located message", test_includes},
         {"cross-setting checks locate the setting", test_cross_checks_locate_settings},
         {"zero-load latency by hand", test_zero_load_latency_by_hand},
         {"zero-load latency equals brute force", test_zero_load_latency_brute_force},

@@ -233,6 +233,10 @@ static const struct test_sweep_bad test_sweep_bad_files[] = {
      ":2: traffic.load: variant 'A' searches the saturation load itself"},
     {"variants = ( { name = \"A\"; tolerance = 0.1; } );\n", ":2: A: tolerance and resolution"},
     {"axes = { traffic = { load = [0.1 0.2]; }; };\n", ":2: syntax: syntax error"},
+    /* An include naming a directory would end the process inside libconfig; any include,
+     * even of an existing file, is refused (the sweep's lines locate its settings). */
+    {"\n@include \"/\"\n", ":3: @include: not supported in a sweep file"},
+    {"@include \"bad.cfg\"\n", ":2: @include: not supported in a sweep file"},
     {"axes = { routing = { mechanism = [\"min\", \"valiant\"]; }; vcs = { local = [2]; }; };\n",
      ":2: vcs.local: routing 'valiant' needs at least 3 local VCs (got 2)\n  in the point "
      "routing.mechanism=valiant vcs.local=2"},

@@ -1,0 +1,16 @@
+/* text_file: reads a whole configuration text (config, sweep or included file) at once. */
+#ifndef DFSIM_TEXT_FILE_H
+#define DFSIM_TEXT_FILE_H
+
+#include <stddef.h>
+
+#define TEXT_FILE_MAX_BYTES (16 << 20) /* a larger config is a mistake (or /dev/zero) */
+
+/* Reads the file at path into a NUL-terminated buffer (caller frees); *len gets its length.
+ * Returns NULL with the problem in err (err_len bytes, one line):
+ *   "PATH: cannot read: WHY" (cannot open, a read error such as a directory, larger than
+ *   16 MiB, out of memory) or "PATH:LINE: NUL byte at offset N (expected a text file ...)",
+ *   since libconfig would stop reading there and silently ignore the rest. */
+char *text_file_read(const char *path, size_t *len, char *err, size_t err_len);
+
+#endif

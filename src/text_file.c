@@ -1,0 +1,60 @@
+/* text_file: reads a whole configuration text (config, sweep or included file) at once. */
+#include "text_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A NUL byte ends the text for libconfig: report its line and offset instead. */
+static int text_file_check_nul(const char *path, const char *text, size_t len, char *err,
+                               size_t err_len)
+{
+    size_t nul = strlen(text);
+    if (nul == len)
+        return 0;
+    int line = 1;
+    for (size_t i = 0; i < nul; i++)
+        line += text[i] == '\n';
+    snprintf(err, err_len, "%s:%d: NUL byte at offset %zu (expected a text file in libconfig syntax)",
+             path, line, nul);
+    return -1;
+}
+
+char *text_file_read(const char *path, size_t *len, char *err, size_t err_len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, err_len, "%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, used = 0;
+    char *text = malloc(cap);
+    while (text) {
+        used += fread(text + used, 1, cap - 1 - used, f);
+        if (used < cap - 1 || cap >= TEXT_FILE_MAX_BYTES)
+            break;
+        char *bigger = realloc(text, cap * 2);
+        if (!bigger)
+            free(text);
+        text = bigger;
+        cap *= 2;
+    }
+    int error = ferror(f) ? errno : 0;
+    fclose(f);
+    if (!text || error || used >= cap - 1) {
+        snprintf(err, err_len, "%s: cannot read: %s", path,
+                 error  ? strerror(error)
+                 : text ? "larger than 16 MiB"
+                        : "out of memory");
+        free(text);
+        return NULL;
+    }
+    text[used] = '\0';
+    if (text_file_check_nul(path, text, used, err, err_len) != 0) {
+        free(text);
+        return NULL;
+    }
+    *len = used;
+    return text;
+}
