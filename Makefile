@@ -101,7 +101,7 @@ clean:
 #                 tests/fuzz/corpus with a random seed; new inputs go to build/fuzz/corpus,
 #                 crashes to build/fuzz/artifacts (fix, then keep them in tests/fuzz/regressions)
 # make test-fuzz  FUZZ_RUNS (40000) inputs from FUZZ_SEED (1) and the repository's corpus only
-#                 (part of make test): the same inputs everywhere, so the gate is reproducible;
+#                 (part of make test): the same search on every machine, whatever its speed;
 #                 finding new bugs is make fuzz's job
 # make memcheck   valgrind memcheck of the end-to-end runs: no error, no leak
 # make soak       every routing at offered 1.0 for 10^6 cycles on h=3 with --check

@@ -5,9 +5,10 @@
 #   sh tools/fuzz.sh explore SECONDS   (make fuzz) a random seed for SECONDS; new interesting
 #                                      inputs go to build/fuzz/corpus, kept between runs
 #   sh tools/fuzz.sh check RUNS SEED   (make test-fuzz) exactly RUNS inputs from seed SEED and
-#                                      the repository's corpus only: the same inputs on every
-#                                      machine, so a gate that fails can be replayed and a
-#                                      green one stays green until the code changes
+#                                      the repository's corpus only: the same search on every
+#                                      machine whatever its speed or local corpus (libFuzzer
+#                                      steers by observed coverage, so runs still differ by a
+#                                      few inputs)
 #
 # A crashing, leaking or hanging input goes to build/fuzz/artifacts/.
 
