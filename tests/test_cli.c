@@ -108,6 +108,9 @@ static const struct {
     {"info /dev/zero", 2, "/dev/zero: cannot read: larger than 16 MiB"},
     {"info /dev/stdin < conf/default.cfg", 0, "9 groups, 36 routers, 72 nodes"},
     {"info /dev/stdin < /bin/sh", 2, "/dev/stdin:1: NUL byte at offset"},
+    /* libconfig alone ends the process inside its scanner on an include of a directory */
+    {"run /dev/stdin < tests/fuzz/regressions/include_empty_name_is_directory", 2,
+     "/dev/stdin:1: @include: \"\": /dev/ is a directory (expected a config file)"},
     /* inconsistent combinations */
     {"run conf/default.cfg --set routing.mechanism=valiant --set routing.valiant_target=router "
      "--set vcs.local=3",
