@@ -36,6 +36,9 @@ printf 'traffic = {\n    lod = 0.3;\n};\n' >"$tmp/unknown.cfg"
 printf 'sim = { seed = ; };\n' >"$tmp/syntax.cfg"
 printf 'a "x";\n' >"$tmp/leaky_syntax.cfg"
 printf 'previous\n' >"$tmp/kept.json"
+printf 'traffic = { load = 0.2; };\n' >"$tmp/included.cfg"
+printf '@include "included.cfg"\nsim = { seed = 5; };\n' >"$tmp/includes.cfg"
+printf 'sim = { seed = 5; };\n@include "includes.cfg"\n@include ""\n' >"$tmp/include_dir.cfg"
 
 # runs that succeed
 check 0 run conf/default.cfg -o "$tmp/a.json" $FAST
@@ -49,6 +52,7 @@ check 0 run conf/default.cfg -o "$tmp/d.json" $FAST --set routing.mechanism=pigg
 check 0 run conf/default.cfg -o "$tmp/e.json" $FAST --set routing.mechanism=oblivious \
     --set routing.global_policy=crg --set traffic.pattern=permutation
 check 0 info conf/default.cfg
+check 0 info "$tmp/includes.cfg"
 check 0 info conf/paper_h6.cfg --set traffic.pattern=adversarial
 check 0 --help
 check 0 --version
@@ -61,6 +65,7 @@ check 2 run "$tmp/unknown.cfg"
 check 2 run "$tmp/syntax.cfg"
 check 2 run "$tmp/leaky_syntax.cfg"
 check 2 info /dev/zero
+check 2 info "$tmp/include_dir.cfg"
 check 2 run conf/default.cfg --set traffic.load=2
 check 2 run conf/default.cfg --set foo
 check 2 run conf/default.cfg --set routing.mechanism=oblivious --set routing.global_policy=nrg
