@@ -1,4 +1,5 @@
-/* text_file: reads a whole configuration text (config, sweep or included file) at once. */
+/* text_file: reads a whole configuration text (config, sweep or included file) at once, and
+ * keeps the messages about it on one line. */
 #ifndef DFSIM_TEXT_FILE_H
 #define DFSIM_TEXT_FILE_H
 
@@ -12,5 +13,10 @@
  *   16 MiB, out of memory) or "PATH:LINE: NUL byte at offset N (expected a text file ...)",
  *   since libconfig would stop reading there and silently ignore the rest. */
 char *text_file_read(const char *path, size_t *len, char *err, size_t err_len);
+
+/* Messages quote what the user wrote (a --set argument, a string value, a file name), which
+ * may hold a newline or other control characters: spells them out in place (\n, \t, \xHH)
+ * so the message stays one printable line of at most len - 1 bytes. */
+void text_one_line(char *msg, size_t len);
 
 #endif

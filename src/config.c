@@ -1002,35 +1002,10 @@ static int config_check(const struct sim_config *cfg, const struct config_origin
     return 0;
 }
 
-/* Messages quote what the user wrote (a --set argument, a string value, a file name), which
- * may hold a newline or other control characters: spell them out so the message stays one
- * printable line. */
-static void config_one_line(char *err)
-{
-    char copy[CONFIG_ERROR_LEN];
-    snprintf(copy, sizeof copy, "%s", err);
-    size_t used = 0;
-    for (const unsigned char *c = (const unsigned char *)copy; *c; c++) {
-        char piece[8] = {(char)*c, '\0'};
-        if (*c == '\n')
-            snprintf(piece, sizeof piece, "\\n");
-        else if (*c == '\t')
-            snprintf(piece, sizeof piece, "\\t");
-        else if (*c < 0x20 || *c == 0x7f)
-            snprintf(piece, sizeof piece, "\\x%02x", *c);
-        size_t n = strlen(piece);
-        if (used + n >= CONFIG_ERROR_LEN)
-            break;
-        memcpy(err + used, piece, n);
-        used += n;
-    }
-    err[used] = '\0';
-}
-
 int config_validate(const struct sim_config *cfg, char err[CONFIG_ERROR_LEN])
 {
     int rc = config_check(cfg, NULL, err);
-    config_one_line(err);
+    text_one_line(err, CONFIG_ERROR_LEN);
     return rc;
 }
 
@@ -1052,6 +1027,6 @@ int config_load(const char *path, const char *const *overrides, int n_overrides,
         rc = config_check(cfg, ld.origin, err);
     }
     config_destroy(&ld.file);
-    config_one_line(err);
+    text_one_line(err, CONFIG_ERROR_LEN);
     return rc;
 }

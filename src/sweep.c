@@ -576,28 +576,37 @@ static int sweep_parse_file(struct sweep_loader *ld, config_t *file)
     return sweep_finish(ld);
 }
 
+static int sweep_load_file(struct sweep_loader *ld)
+{
+    struct sweep *sw = ld->sw;
+    if (strlen(ld->path) >= sizeof sw->path) {
+        snprintf(ld->err, SWEEP_ERROR_LEN, "%.64s...: cannot read: path too long", ld->path);
+        return -1;
+    }
+    snprintf(sw->path, sizeof sw->path, "%s", ld->path);
+    size_t len;
+    ld->text = text_file_read(ld->path, &len, ld->err, SWEEP_ERROR_LEN);
+    if (!ld->text)
+        return -1;
+    config_t file;
+    config_init(&file);
+    config_set_include_dir(&file, SWEEP_NO_INCLUDE_DIR);
+    int rc = sweep_parse_file(ld, &file);
+    config_destroy(&file);
+    free(ld->text);
+    return rc;
+}
+
 int sweep_load(const char *path, struct sweep *sw, char err[SWEEP_ERROR_LEN])
 {
     memset(sw, 0, sizeof *sw);
     struct sweep_loader ld = {sw, path, NULL, err};
     err[0] = '\0';
-    if (strlen(path) >= sizeof sw->path) {
-        snprintf(err, SWEEP_ERROR_LEN, "%.64s...: cannot read: path too long", path);
-        return -1;
-    }
-    snprintf(sw->path, sizeof sw->path, "%s", path);
-    size_t len;
-    ld.text = text_file_read(path, &len, err, SWEEP_ERROR_LEN);
-    if (!ld.text)
-        return -1;
-    config_t file;
-    config_init(&file);
-    config_set_include_dir(&file, SWEEP_NO_INCLUDE_DIR);
-    int rc = sweep_parse_file(&ld, &file);
-    config_destroy(&file);
-    free(ld.text);
-    if (rc != 0)
+    int rc = sweep_load_file(&ld);
+    if (rc != 0) {
         sweep_free(sw);
+        text_one_line(err, SWEEP_ERROR_LEN); /* it may quote a value holding a newline */
+    }
     return rc;
 }
 

@@ -1,4 +1,5 @@
-/* text_file: reads a whole configuration text (config, sweep or included file) at once. */
+/* text_file: reads a whole configuration text (config, sweep or included file) at once, and
+ * keeps the messages about it on one line. */
 #include "text_file.h"
 
 #include <errno.h>
@@ -57,4 +58,28 @@ char *text_file_read(const char *path, size_t *len, char *err, size_t err_len)
     }
     *len = used;
     return text;
+}
+
+void text_one_line(char *msg, size_t len)
+{
+    char *copy = strdup(msg);
+    if (!copy)
+        return;
+    size_t used = 0;
+    for (const unsigned char *c = (const unsigned char *)copy; *c; c++) {
+        char piece[8] = {(char)*c, '\0'};
+        if (*c == '\n')
+            snprintf(piece, sizeof piece, "\\n");
+        else if (*c == '\t')
+            snprintf(piece, sizeof piece, "\\t");
+        else if (*c < 0x20 || *c == 0x7f)
+            snprintf(piece, sizeof piece, "\\x%02x", *c);
+        size_t n = strlen(piece);
+        if (used + n >= len)
+            break;
+        memcpy(msg + used, piece, n);
+        used += n;
+    }
+    msg[used] = '\0';
+    free(copy);
 }

@@ -276,6 +276,11 @@ static void test_sweep_missing_base(void)
     test_sweep_write(path, "base = \"nowhere.cfg\";\n");
     CU_ASSERT_EQUAL(sweep_load(path, &sw, err), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "nobase.cfg:1: base: cannot read"));
+    /* a quoted value with a newline is spelled out: the message stays one line (fuzz_sweep) */
+    test_sweep_write(path, "base = \"no\\nwhere.cfg\";\n");
+    CU_ASSERT_EQUAL(sweep_load(path, &sw, err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "no\\nwhere.cfg: No such file"));
+    CU_ASSERT_PTR_NULL(strchr(err, '\n'));
     /* the command line: message and exit status 2, nothing run */
     snprintf(args, sizeof args, "sweep %s -o %s/nobase", path, test_sweep_root);
     CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 2);
