@@ -29,7 +29,7 @@ help:
 	@echo "make figures-quick  the same on h=3 in minutes (smoke test)"
 	@echo "make test-python    the plotting scripts' unit tests (part of make test)"
 	@echo "make test-slurm the Slurm round trip of sweeps (one-node cluster; part of make test)"
-	@echo "make fuzz       fuzz the config loader for FUZZ_SECONDS (60) with libFuzzer"
+	@echo "make fuzz       fuzz the config and sweep loaders, FUZZ_SECONDS (60) each, with libFuzzer"
 	@echo "make memcheck   valgrind memcheck of the end-to-end runs (no error, no leak)"
 	@echo "make soak       every routing at offered 1.0 for 10^6 cycles on h=3 with --check"
 
@@ -97,20 +97,25 @@ clean:
 	rm -rf $(BUILD) dfsim dfsim-test dfsim-san
 
 # ---- robustness (issue 8): fuzzing, valgrind, soak -------------------------------------------
-# make fuzz       libFuzzer (clang) over the config loader and --set, FUZZ_SECONDS (60) from
-#                 tests/fuzz/corpus with a random seed; new inputs go to build/fuzz/corpus,
-#                 crashes to build/fuzz/artifacts (fix, then keep them in tests/fuzz/regressions)
-# make test-fuzz  FUZZ_RUNS (40000) inputs from FUZZ_SEED (1) and the repository's corpus only
-#                 (part of make test): the same search on every machine, whatever its speed;
-#                 finding new bugs is make fuzz's job
+# make fuzz       libFuzzer (clang), FUZZ_SECONDS (60) each with a random seed, over the config
+#                 loader and --set (fuzz_config, from tests/fuzz/corpus) and over the sweep
+#                 loader and grid expansion (fuzz_sweep, from tests/fuzz/corpus_sweep); new
+#                 inputs go to build/fuzz/TARGET/corpus, crashes to build/fuzz/artifacts (fix,
+#                 then keep them in tests/fuzz/regressions or regressions_sweep)
+# make test-fuzz  FUZZ_RUNS (40000) config and FUZZ_SWEEP_RUNS (10000) sweep inputs from
+#                 FUZZ_SEED (1) and the repository's corpora only (part of make test): the
+#                 same search on every machine, whatever its speed; finding new bugs is
+#                 make fuzz's job
 # make memcheck   valgrind memcheck of the end-to-end runs: no error, no leak
 # make soak       every routing at offered 1.0 for 10^6 cycles on h=3 with --check
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS    ?= 40000
+FUZZ_SWEEP_RUNS ?= 10000
 FUZZ_SEED    ?= 1
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_OBJ     := $(CORE_SRC:%.c=$(BUILD)/fuzz/%.o) $(BUILD)/fuzz/tests/fuzz/fuzz_input.o
+FUZZ_OBJ     := $(CORE_SRC:%.c=$(BUILD)/fuzz/%.o) $(BUILD)/fuzz/tests/fuzz/fuzz_input.o \
+                $(BUILD)/fuzz/tests/fuzz/fuzz_sweep_input.o
 SOAK_CHECK_EVERY ?= 1
 SOAK_CYCLES  ?= 1000000
 
@@ -120,17 +125,21 @@ $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CFLAGS) -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -DDFSIM_FUZZ -MMD -MP -c -o $@ $<
 
-$(BUILD)/fuzz/fuzz_config: $(FUZZ_OBJ) $(BUILD)/fuzz/tests/fuzz/fuzz_config.o
+$(BUILD)/fuzz/fuzz_%: $(FUZZ_OBJ) $(BUILD)/fuzz/tests/fuzz/fuzz_%.o
 	$(FUZZ_CC) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
-# The CUnit suite "fuzz" replays the corpus and the regression inputs under ASan/UBSan.
-dfsim-test: $(BUILD)/test/tests/fuzz/fuzz_input.o
+# The CUnit suite "fuzz" replays the corpora and the regression inputs under ASan/UBSan.
+dfsim-test: $(BUILD)/test/tests/fuzz/fuzz_input.o $(BUILD)/test/tests/fuzz/fuzz_sweep_input.o
 
-fuzz: $(BUILD)/fuzz/fuzz_config
-	@sh tools/fuzz.sh explore $(FUZZ_SECONDS)
+FUZZ_BINS := $(BUILD)/fuzz/fuzz_config $(BUILD)/fuzz/fuzz_sweep
 
-test-fuzz: $(BUILD)/fuzz/fuzz_config
-	@sh tools/fuzz.sh check $(FUZZ_RUNS) $(FUZZ_SEED)
+fuzz: $(FUZZ_BINS)
+	@sh tools/fuzz.sh explore config $(FUZZ_SECONDS)
+	@sh tools/fuzz.sh explore sweep $(FUZZ_SECONDS)
+
+test-fuzz: $(FUZZ_BINS)
+	@sh tools/fuzz.sh check config $(FUZZ_RUNS) $(FUZZ_SEED)
+	@sh tools/fuzz.sh check sweep $(FUZZ_SWEEP_RUNS) $(FUZZ_SEED)
 
 memcheck: dfsim
 	@sh tools/memcheck.sh

@@ -1,6 +1,7 @@
 /* test_fuzz: replays the fuzzing inputs under the test build's sanitizers: every crash, leak
- * or broken message the fuzzer found (tests/fuzz/regressions, kept after the fix) and the
- * seed corpus (tests/fuzz/corpus) must keep the config loader's contract. */
+ * or broken message the fuzzers found (tests/fuzz/regressions and regressions_sweep, kept
+ * after the fix) and the seed corpora (tests/fuzz/corpus and corpus_sweep) must keep the
+ * config and sweep loaders' contracts. */
 #include <CUnit/CUnit.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -24,8 +25,8 @@ static long test_fuzz_read(const char *path, uint8_t *buf, long max)
     return error ? -1 : n;
 }
 
-/* Replays every file of dir; returns how many there were. */
-static int test_fuzz_replay_dir(const char *dir)
+/* Replays every file of dir through the harness; returns how many there were. */
+static int test_fuzz_replay_dir(const char *dir, fuzz_harness harness)
 {
     DIR *d = opendir(dir);
     if (!d) {
@@ -45,7 +46,7 @@ static int test_fuzz_replay_dir(const char *dir)
         CU_ASSERT(n >= 0);
         if (n < 0)
             continue;
-        int rc = fuzz_config_input(buf, (size_t)n, why, sizeof why);
+        int rc = harness(buf, (size_t)n, why, sizeof why);
         CU_ASSERT_EQUAL(rc, 0);
         if (rc != 0)
             fprintf(stderr, "\n  %s: %s\n", path, why);
@@ -58,12 +59,14 @@ static int test_fuzz_replay_dir(const char *dir)
 
 static void test_fuzz_regressions(void)
 {
-    CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/regressions") >= 1);
+    CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/regressions", fuzz_config_input) >= 1);
+    CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/regressions_sweep", fuzz_sweep_input) >= 1);
 }
 
 static void test_fuzz_corpus(void)
 {
-    CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/corpus") >= 50);
+    CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/corpus", fuzz_config_input) >= 50);
+    CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/corpus_sweep", fuzz_sweep_input) >= 20);
 }
 
 /* The harness itself: a file plus --set pieces, and a broken property is reported. */
@@ -76,6 +79,11 @@ static void test_fuzz_input_format(void)
     CU_ASSERT_EQUAL(
         fuzz_config_input((const uint8_t *)bad_set, sizeof bad_set - 1, why, sizeof why), 0);
     CU_ASSERT_EQUAL(fuzz_config_input((const uint8_t *)"", 0, why, sizeof why), 0);
+    /* The sweep harness: its bases are in place (the sweep expands), and the empty file is
+     * rejected with a message (no base). */
+    static const char sweep[] = "base = \"../default.cfg\";\naxes = { sim = { seed = [1, 2]; }; };\n";
+    CU_ASSERT_EQUAL(fuzz_sweep_input((const uint8_t *)sweep, sizeof sweep - 1, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(fuzz_sweep_input((const uint8_t *)"", 0, why, sizeof why), 0);
 }
 
 int test_fuzz_register(void)
@@ -83,7 +91,7 @@ int test_fuzz_register(void)
     static const struct test_case tests[] = {
         {"the input format of the harness", test_fuzz_input_format},
         {"fixed fuzzer findings stay fixed", test_fuzz_regressions},
-        {"the seed corpus keeps the loader's contract", test_fuzz_corpus},
+        {"the seed corpora keep the loaders' contracts", test_fuzz_corpus},
     };
     return test_add_suite("fuzz", NULL, NULL, tests, sizeof tests / sizeof tests[0]);
 }

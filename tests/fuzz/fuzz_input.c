@@ -21,7 +21,7 @@ struct fuzz_parts {
     int n_overrides;
 };
 
-static int fuzz_fail(char *why, size_t why_len, const char *fmt, ...)
+int fuzz_fail(char *why, size_t why_len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -124,4 +124,14 @@ int fuzz_config_input(const uint8_t *data, size_t size, char *why, size_t why_le
         close(fd);
     free(parts.copy);
     return rc;
+}
+
+int fuzz_run(fuzz_harness harness, const char *name, const uint8_t *data, size_t size)
+{
+    char why[2048];
+    if (harness(data, size, why, sizeof why) != 0) {
+        fprintf(stderr, "%s: %s\n", name, why);
+        abort(); /* libFuzzer keeps the input as a crash artifact */
+    }
+    return 0;
 }

@@ -1,6 +1,6 @@
-/* fuzz_input: one fuzzing input of the config loader and its properties, shared by the
- * libFuzzer harness (tests/fuzz/fuzz_config.c) and the CUnit replay of the corpus and of the
- * regression inputs (tests/test_fuzz.c). */
+/* fuzz_input: one fuzzing input of the config loader, or of the sweep loader, and its
+ * properties, shared by the libFuzzer harnesses (tests/fuzz/fuzz_config.c, fuzz_sweep.c) and
+ * the CUnit replay of the corpora and of the regression inputs (tests/test_fuzz.c). */
 #ifndef DFSIM_FUZZ_INPUT_H
 #define DFSIM_FUZZ_INPUT_H
 
@@ -15,5 +15,22 @@
  * passes config_validate and, when small, builds its topology. Returns 0, or -1 with the
  * broken property in why. Crashes, leaks and hangs are the sanitizers' and libFuzzer's. */
 int fuzz_config_input(const uint8_t *data, size_t size, char *why, size_t why_len);
+
+/* The input is a sweep file (in a private directory where ../default.cfg and ../paper_h6.cfg
+ * are the repository's configs). Loads it and checks the sweep loader's contract: a rejection
+ * has a one-line message naming the file; an accepted sweep of at most 256 points expands
+ * into at least one job, or fails with a message, and no two jobs write the same file.
+ * Returns 0, or -1 with the broken property in why. */
+int fuzz_sweep_input(const uint8_t *data, size_t size, char *why, size_t why_len);
+
+typedef int (*fuzz_harness)(const uint8_t *data, size_t size, char *why, size_t why_len);
+
+/* The body of a libFuzzer entry point: runs the harness on the input and aborts, printing
+ * "NAME: broken property", if the input breaks a property (libFuzzer keeps it). Returns 0. */
+int fuzz_run(fuzz_harness harness, const char *name, const uint8_t *data, size_t size);
+
+/* Formats the broken property into why; returns -1. */
+int fuzz_fail(char *why, size_t why_len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif
