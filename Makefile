@@ -125,13 +125,14 @@ $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CFLAGS) -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -DDFSIM_FUZZ -MMD -MP -c -o $@ $<
 
-$(BUILD)/fuzz/fuzz_%: $(FUZZ_OBJ) $(BUILD)/fuzz/tests/fuzz/fuzz_%.o
+FUZZ_BINS := $(BUILD)/fuzz/fuzz_config $(BUILD)/fuzz/fuzz_sweep
+
+# A static pattern rule: its objects are not intermediate, so make keeps them between runs.
+$(FUZZ_BINS): $(BUILD)/fuzz/fuzz_%: $(FUZZ_OBJ) $(BUILD)/fuzz/tests/fuzz/fuzz_%.o
 	$(FUZZ_CC) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 # The CUnit suite "fuzz" replays the corpora and the regression inputs under ASan/UBSan.
 dfsim-test: $(BUILD)/test/tests/fuzz/fuzz_input.o $(BUILD)/test/tests/fuzz/fuzz_sweep_input.o
-
-FUZZ_BINS := $(BUILD)/fuzz/fuzz_config $(BUILD)/fuzz/fuzz_sweep
 
 fuzz: $(FUZZ_BINS)
 	@sh tools/fuzz.sh explore config $(FUZZ_SECONDS)

@@ -18,7 +18,7 @@ int fuzz_config_input(const uint8_t *data, size_t size, char *why, size_t why_le
 
 /* The input is a sweep file (in a private directory where ../default.cfg and ../paper_h6.cfg
  * are the repository's configs). Loads it and checks the sweep loader's contract: a rejection
- * has a one-line message naming the file; an accepted sweep of at most 256 points expands
+ * has a one-line message naming the file; an accepted sweep of at most 64 points expands
  * into at least one job, or fails with a message, and no two jobs write the same file.
  * Returns 0, or -1 with the broken property in why. */
 int fuzz_sweep_input(const uint8_t *data, size_t size, char *why, size_t why_len);

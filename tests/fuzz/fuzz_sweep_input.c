@@ -13,7 +13,7 @@
 
 #include "sweep.h"
 
-#define FUZZ_SWEEP_MAX_EXPANDED 256 /* larger grids are checked up to sweep_load only */
+#define FUZZ_SWEEP_MAX_EXPANDED 64 /* larger grids are checked up to sweep_load only */
 
 static char fuzz_sweep_dir[64];
 
