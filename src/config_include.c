@@ -2,12 +2,12 @@
  * follows them (see config_include.h for what libconfig 1.5 does with bad ones). */
 #include "config_include.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "text_file.h"
 
@@ -133,17 +133,16 @@ static int include_check_one(struct include_walk *w, const char *file, int line,
         return include_fail(w, file, line, "\"%.200s\": %.200s is %s (expected a config file)",
                             name, path,
                             S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+    if (access(path, R_OK) != 0)
+        return 0; /* libconfig cannot open it either, and says so */
     int seen = include_seen(w, path);
     if (seen != 0)
         return seen > 0 ? 0 : include_fail(w, file, line, "out of memory");
     size_t len;
     char why[1024];
     char *inner = text_file_read(path, &len, why, sizeof why);
-    if (!inner) {
-        if (errno == EACCES)
-            return 0; /* libconfig cannot open it either, and says so */
+    if (!inner)
         return include_fail(w, file, line, "\"%.200s\": %s", name, why);
-    }
     int rc = include_check_text(w, inner, w->seen[w->n_seen - 1]);
     free(inner);
     return rc;
