@@ -12,11 +12,18 @@
 #include "text_file.h"
 
 #define INCLUDE_PATH_LEN 4096
+#define INCLUDE_MAX_DEPTH 10 /* libconfig 1.5 refuses, cleanly, to open a file deeper */
 
-/* The resolved paths already checked: each file is read once however often it is included,
- * which also ends include cycles (libconfig stops those itself at depth 10, cleanly). */
+/* A file checked already, and the smallest depth it was checked at. */
+struct include_seen {
+    char *path;
+    int depth;
+};
+
+/* The files already checked: each is read again only if reached at a smaller depth (where
+ * more of its own includes are within libconfig's limit), which also ends include cycles. */
 struct include_walk {
-    char **seen;
+    struct include_seen *seen;
     int n_seen, cap_seen;
     const char *include_dir;
     char *err;
@@ -93,35 +100,44 @@ static int include_name(struct include_walk *w, const char *file, int line, cons
 static int include_resolve(const struct include_walk *w, const char *name, char *path,
                            size_t len)
 {
-    int n = w->include_dir
-                ? snprintf(path, len, "%s/%s", w->include_dir, name[0] == '/' ? name + 1 : name)
-                : snprintf(path, len, "%s", name);
+    int n = snprintf(path, len, "%s/%s", w->include_dir, name[0] == '/' ? name + 1 : name);
     return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-static int include_seen(struct include_walk *w, const char *path)
+/* 1 if path was checked already at depth or less; else remembers it at depth and returns 0
+ * (-1: out of memory). */
+static int include_seen(struct include_walk *w, const char *path, int depth)
 {
-    for (int i = 0; i < w->n_seen; i++)
-        if (strcmp(w->seen[i], path) == 0)
+    for (int i = 0; i < w->n_seen; i++) {
+        if (strcmp(w->seen[i].path, path) != 0)
+            continue;
+        if (w->seen[i].depth <= depth)
             return 1;
+        w->seen[i].depth = depth;
+        return 0;
+    }
     if (w->n_seen == w->cap_seen) {
         int cap = w->cap_seen ? 2 * w->cap_seen : 8;
-        char **bigger = realloc(w->seen, (size_t)cap * sizeof *bigger);
+        struct include_seen *bigger = realloc(w->seen, (size_t)cap * sizeof *bigger);
         if (!bigger)
             return -1;
         w->seen = bigger;
         w->cap_seen = cap;
     }
-    w->seen[w->n_seen] = strdup(path);
-    return w->seen[w->n_seen] ? (w->n_seen++, 0) : -1;
+    char *copy = strdup(path);
+    if (!copy)
+        return -1;
+    w->seen[w->n_seen++] = (struct include_seen){copy, depth};
+    return 0;
 }
 
-static int include_check_text(struct include_walk *w, const char *text, const char *file);
+static int include_check_text(struct include_walk *w, const char *text, const char *file,
+                              int depth);
 
-/* One directive of file at line: the file it names, if it exists, must be a readable regular
- * file whose own directives are good. */
+/* One directive of file at line, naming a file libconfig would open at depth: that file, if
+ * it exists, must be a readable regular file whose own directives are good. */
 static int include_check_one(struct include_walk *w, const char *file, int line,
-                             const char *name)
+                             const char *name, int depth)
 {
     char path[INCLUDE_PATH_LEN];
     if (include_resolve(w, name, path, sizeof path) != 0)
@@ -135,7 +151,7 @@ static int include_check_one(struct include_walk *w, const char *file, int line,
                             S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
     if (access(path, R_OK) != 0)
         return 0; /* libconfig cannot open it either, and says so */
-    int seen = include_seen(w, path);
+    int seen = include_seen(w, path, depth);
     if (seen != 0)
         return seen > 0 ? 0 : include_fail(w, file, line, "out of memory");
     size_t len;
@@ -143,20 +159,27 @@ static int include_check_one(struct include_walk *w, const char *file, int line,
     char *inner = text_file_read(path, &len, why, sizeof why);
     if (!inner)
         return include_fail(w, file, line, "\"%.200s\": %s", name, why);
-    int rc = include_check_text(w, inner, w->seen[w->n_seen - 1]);
+    char *inner_name = strdup(path); /* w->seen may move while inner is checked */
+    int rc = inner_name ? include_check_text(w, inner, inner_name, depth)
+                        : include_fail(w, file, line, "out of memory");
+    free(inner_name);
     free(inner);
     return rc;
 }
 
-static int include_check_text(struct include_walk *w, const char *text, const char *file)
+/* The directives of text, the file called file that libconfig reads at depth. */
+static int include_check_text(struct include_walk *w, const char *text, const char *file,
+                              int depth)
 {
+    if (depth == INCLUDE_MAX_DEPTH)
+        return 0; /* libconfig opens nothing deeper: "include file nesting too deep" */
     int line = 1;
     for (const char *at = text; at; line++) {
         const char *quoted = include_directive(at);
         if (quoted) {
             char name[INCLUDE_PATH_LEN];
             if (include_name(w, file, line, quoted, name, sizeof name) != 0 ||
-                include_check_one(w, file, line, name) != 0)
+                include_check_one(w, file, line, name, depth + 1) != 0)
                 return -1;
         }
         at = strchr(at, '\n');
@@ -172,9 +195,9 @@ int config_include_check(const char *text, const char *name, const char *include
     if (!strstr(text, "@include"))
         return 0;
     struct include_walk w = {NULL, 0, 0, include_dir, err, err_len};
-    int rc = include_check_text(&w, text, name);
+    int rc = include_check_text(&w, text, name, 0);
     for (int i = 0; i < w.n_seen; i++)
-        free(w.seen[i]);
+        free(w.seen[i].path);
     free(w.seen);
     return rc;
 }

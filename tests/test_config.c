@@ -566,6 +566,27 @@ static void test_includes(void)
              test_config_dir);
     test_expect_error("a directory, one level down", config_load(path, NULL, 0, &c, err), err,
                       expected);
+    /* libconfig opens files down to depth 10: a directory there is caught, one deeper is
+     * refused by libconfig's own limit before it opens anything. */
+    for (int last = 9; last <= 10; last++) {
+        for (int d = 0; d < last; d++) {
+            char name[32], text[64];
+            snprintf(name, sizeof name, "chain%d.cfg", d);
+            snprintf(text, sizeof text, "@include \"chain%d.cfg\"\n", d + 1);
+            test_write_file(name, text, path, sizeof path);
+        }
+        char name[32];
+        snprintf(name, sizeof name, "chain%d.cfg", last);
+        test_write_file(name, "@include \"sub\"\n", inner, sizeof inner);
+        snprintf(path, sizeof path, "%s/chain0.cfg", test_config_dir);
+        if (last == 9)
+            snprintf(expected, sizeof expected, "%s:1: @include: \"sub\": %s/sub is a directory",
+                     inner, test_config_dir);
+        else
+            snprintf(expected, sizeof expected, "chain10.cfg:1: @include: nested too deep");
+        test_expect_error(last == 9 ? "a directory at depth 10" : "a directory at depth 11",
+                          config_load(path, NULL, 0, &c, err), err, expected);
+    }
     /* A --set value is one line: an @include after a newline is never followed. */
     const char *ov[] = {"traffic.pattern=x\n@include \"/\""};
     test_expect_error("@include in --set", config_load(NULL, ov, 1, &c, err), err,
