@@ -17,8 +17,9 @@ void config_include_dir_of(const char *path, char *dir, size_t len);
 
 /* Checks the @include directives of text (the contents of the file called name) and, in
  * turn, of the files they name that exist: every such name is terminated on its line and
- * resolves (against include_dir, as libconfig does) to a missing file or a regular one. A missing or unreadable file is left to libconfig, which reports it cleanly.
- * Returns 0, or -1 with "NAME:LINE: @include ...: problem (expected ...)" in err. */
+ * resolves (against include_dir, as libconfig does) to a missing file or a regular one. A missing
+ * or unreadable file is left to libconfig, which reports it cleanly. Returns 0, or -1 with
+ * "NAME:LINE: @include ...: problem (expected ...)" in err. */
 int config_include_check(const char *text, const char *name, const char *include_dir, char *err,
                          size_t err_len);
 

@@ -687,6 +687,7 @@ static int config_load_file(struct config_loader *ld, const char *path)
     if (!config_read_string(&ld->file, text)) {
         const char *file = config_error_file(&ld->file);
         const char *what = config_error_text(&ld->file);
+        /* libconfig 1.5's two include errors say neither what to do nor the limit */
         if (strcmp(what, "cannot open include file") == 0)
             snprintf(ld->err, CONFIG_ERROR_LEN,
                      "%s:%d: @include: cannot open the file (expected a file name relative to "

@@ -88,8 +88,7 @@ static int include_name(struct include_walk *w, const char *file, int line, cons
                                     *at ? *at : '0');
         }
         if (n + 1 >= len)
-            return include_fail(w, file, line, "the file name is longer than %zu bytes",
-                                len - 1);
+            return include_fail(w, file, line, "the file name is longer than %zu bytes", len - 1);
         name[n++] = *at;
     }
     name[n] = '\0';
@@ -97,8 +96,7 @@ static int include_name(struct include_walk *w, const char *file, int line, cons
 }
 
 /* Where libconfig 1.5 looks for name: include_dir/name, a leading '/' dropped. */
-static int include_resolve(const struct include_walk *w, const char *name, char *path,
-                           size_t len)
+static int include_resolve(const struct include_walk *w, const char *name, char *path, size_t len)
 {
     int n = snprintf(path, len, "%s/%s", w->include_dir, name[0] == '/' ? name + 1 : name);
     return n < 0 || (size_t)n >= len ? -1 : 0;
@@ -136,8 +134,8 @@ static int include_check_text(struct include_walk *w, const char *text, const ch
 
 /* One directive of file at line, naming a file libconfig would open at depth: that file, if
  * it exists, must be a readable regular file whose own directives are good. */
-static int include_check_one(struct include_walk *w, const char *file, int line,
-                             const char *name, int depth)
+static int include_check_one(struct include_walk *w, const char *file, int line, const char *name,
+                             int depth)
 {
     char path[INCLUDE_PATH_LEN];
     if (include_resolve(w, name, path, sizeof path) != 0)
@@ -147,8 +145,7 @@ static int include_check_one(struct include_walk *w, const char *file, int line,
         return 0; /* libconfig says "cannot open include file" */
     if (!S_ISREG(st.st_mode))
         return include_fail(w, file, line, "\"%.200s\": %.200s is %s (expected a config file)",
-                            name, path,
-                            S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+                            name, path, S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
     if (access(path, R_OK) != 0)
         return 0; /* libconfig cannot open it either, and says so */
     int seen = include_seen(w, path, depth);
@@ -168,8 +165,7 @@ static int include_check_one(struct include_walk *w, const char *file, int line,
 }
 
 /* The directives of text, the file called file that libconfig reads at depth. */
-static int include_check_text(struct include_walk *w, const char *text, const char *file,
-                              int depth)
+static int include_check_text(struct include_walk *w, const char *text, const char *file, int depth)
 {
     if (depth == INCLUDE_MAX_DEPTH)
         return 0; /* libconfig opens nothing deeper: "include file nesting too deep" */

@@ -53,7 +53,7 @@ static int sim_alloc_buffers(struct sim *sim)
                      (size_t)(sim->capacity_phits[sim->port_class[port]] / sim->packet_size) +
                  (size_t)out_packets;
     slots *= (size_t)t->routers;
-    sim->slots = memory_alloc_lines(slots * sizeof *sim->slots);
+    sim->slots = memory_alloc_array(slots, sizeof *sim->slots);
     sim->input_vc = memory_alloc_array(vcs, sizeof *sim->input_vc);
     sim->credits = memory_alloc_array(vcs, sizeof *sim->credits);
     sim->input_next = memory_alloc_array(ports, sizeof *sim->input_next);

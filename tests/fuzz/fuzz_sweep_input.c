@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "sweep.h"
+#include "text_file.h"
 
 #define FUZZ_SWEEP_MAX_EXPANDED 64 /* larger grids are checked up to sweep_load only */
 
@@ -28,19 +29,18 @@ static int fuzz_sweep_write(const char *path, const void *data, size_t size)
 
 static int fuzz_sweep_copy(const char *from, const char *to)
 {
-    FILE *f = fopen(from, "rb");
-    if (!f)
-        return -1;
-    static char text[1 << 16];
-    size_t n = fread(text, 1, sizeof text, f);
-    fclose(f);
-    return fuzz_sweep_write(to, text, n);
+    size_t len;
+    char err[512];
+    char *text = text_file_read(from, &len, err, sizeof err);
+    int rc = text ? fuzz_sweep_write(to, text, len) : -1;
+    free(text);
+    return rc;
 }
 
 static void fuzz_sweep_remove_dir(void)
 {
-    static const char *const files[] = {"sweeps/fuzz.cfg", "default.cfg", "paper_h6.cfg",
-                                        "sweeps", ""};
+    static const char *const files[] = {"sweeps/fuzz.cfg", "default.cfg", "paper_h6.cfg", "sweeps",
+                                        ""};
     char path[128];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", fuzz_sweep_dir, files[i]);
@@ -92,24 +92,25 @@ static int fuzz_sweep_check_grid(const struct sweep_grid *g, char *why, size_t w
         for (int k = 0; k < j; k++)
             if (strcmp(g->jobs[j].file, g->jobs[k].file) == 0)
                 return fuzz_fail(why, why_len, "jobs %d and %d both write %s", k, j,
-                                       g->jobs[j].file);
+                                 g->jobs[j].file);
     }
     return 0;
 }
 
-static int fuzz_sweep_check_error(const char *stage, const char *err, const char *path,
-                                  char *why, size_t why_len)
+/* A failure's message: written, terminated and, from sweep_load (whole_line), one line that
+ * starts with the sweep file's path (sweep_expand may add a second line naming the point). */
+static int fuzz_sweep_check_error(const char *stage, bool whole_line, const char *err,
+                                  const char *path, char *why, size_t why_len)
 {
     size_t len = strnlen(err, SWEEP_ERROR_LEN);
     if (len == 0)
         return fuzz_fail(why, why_len, "%s failed without a message", stage);
     if (len == SWEEP_ERROR_LEN)
         return fuzz_fail(why, why_len, "%s failed with an unterminated message", stage);
-    if (strcmp(stage, "sweep_load") == 0 && strncmp(err, path, strlen(path)) != 0)
-        return fuzz_fail(why, why_len, "sweep_load's message does not name the file: %s",
-                               err);
-    if (strcmp(stage, "sweep_load") == 0 && strchr(err, '\n'))
-        return fuzz_fail(why, why_len, "sweep_load's message has several lines: %s", err);
+    if (whole_line && strncmp(err, path, strlen(path)) != 0)
+        return fuzz_fail(why, why_len, "%s's message does not name the file: %s", stage, err);
+    if (whole_line && strchr(err, '\n'))
+        return fuzz_fail(why, why_len, "%s's message has several lines: %s", stage, err);
     return 0;
 }
 
@@ -117,7 +118,7 @@ int fuzz_sweep_input(const uint8_t *data, size_t size, char *why, size_t why_len
 {
     if (fuzz_sweep_setup() != 0)
         return fuzz_fail(why, why_len, "cannot set up %s (run from the repository root)",
-                               fuzz_sweep_dir[0] ? fuzz_sweep_dir : "the fuzz directory");
+                         fuzz_sweep_dir[0] ? fuzz_sweep_dir : "the fuzz directory");
     char path[128];
     snprintf(path, sizeof path, "%s/sweeps/fuzz.cfg", fuzz_sweep_dir);
     if (fuzz_sweep_write(path, data, size) != 0)
@@ -126,13 +127,13 @@ int fuzz_sweep_input(const uint8_t *data, size_t size, char *why, size_t why_len
     char err[SWEEP_ERROR_LEN];
     memset(err, 'x', sizeof err); /* a message must be written, not found there */
     if (sweep_load(path, &sw, err) != 0)
-        return fuzz_sweep_check_error("sweep_load", err, path, why, why_len);
+        return fuzz_sweep_check_error("sweep_load", true, err, path, why, why_len);
     int rc = 0;
     if (fuzz_sweep_points(&sw) <= FUZZ_SWEEP_MAX_EXPANDED) {
         struct sweep_grid g;
         memset(err, 'x', sizeof err);
         if (sweep_expand(&sw, &g, err) != 0) {
-            rc = fuzz_sweep_check_error("sweep_expand", err, path, why, why_len);
+            rc = fuzz_sweep_check_error("sweep_expand", false, err, path, why, why_len);
         } else {
             rc = fuzz_sweep_check_grid(&g, why, why_len);
             sweep_grid_free(&g);
