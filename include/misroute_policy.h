@@ -11,8 +11,8 @@ enum global_policy { POLICY_CRG, POLICY_RRG, POLICY_NRG, POLICY_MM };
 int misroute_policy_parse(const char *name);
 
 /* Intermediate router of a source-decided nonminimal path (oblivious, piggyback) from
- * src_router to a destination in dst_group. CRG: the router at the far end of one of the
- * source router's own global links; RRG: a random router of a random group. Neither picks
+ * src_router to a destination in dst_group. CRG: a random router of a group reached by one
+ * of the source router's own global links; RRG: a random router of a random group. Neither picks
  * the source or the destination group (CRG falls back to -1 only if the source router's
  * single global link leads to the destination group). -1 = no nonminimal path. */
 int misroute_intermediate(struct sim *sim, enum global_policy policy, int src_router,

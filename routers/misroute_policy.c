@@ -31,16 +31,25 @@ int misroute_random_router(struct sim *sim, int exclude_a, int exclude_b)
     return g * t->a + (int)rng_below(&sim->routing_rng, (uint32_t)t->a);
 }
 
+/* CRG for a source-decided path: one of the source router's own global links whose far group
+ * is not the destination group, then a uniformly random router of that group (the packet
+ * leaves on that link and, unless the draw is the entry router, takes one local hop there).
+ * Taking the entry router itself would make every packet entering the group at router r
+ * leave it through r or its neighbour: one local link per router pair would carry half of
+ * r's global input (SPEC section 6). */
 static int misroute_crg(struct sim *sim, int src_router, int dst_group)
 {
     const struct topology *t = &sim->topo;
-    int candidates[TOPOLOGY_MAX_RADIX], n = 0;
+    int groups[TOPOLOGY_MAX_RADIX], n = 0;
     for (int port = t->first_global_port; port < t->radix; port++) {
-        int far = t->neighbour[src_router * t->radix + port];
-        if (far / t->a != dst_group)
-            candidates[n++] = far;
+        int far_group = t->neighbour[src_router * t->radix + port] / t->a;
+        if (far_group != dst_group)
+            groups[n++] = far_group;
     }
-    return n ? candidates[rng_below(&sim->routing_rng, (uint32_t)n)] : -1;
+    if (!n)
+        return -1;
+    int g = groups[rng_below(&sim->routing_rng, (uint32_t)n)];
+    return g * t->a + (int)rng_below(&sim->routing_rng, (uint32_t)t->a);
 }
 
 int misroute_intermediate(struct sim *sim, enum global_policy policy, int src_router,
