@@ -25,6 +25,7 @@ help:
 	@echo "make demo       deps + build + run conf/default.cfg -> results/default.json"
 	@echo "make test       deps + the whole test suite (release build and ASan/UBSan build)"
 	@echo "make bench      speed of the reference network (not part of the tests)"
+	@echo "make refcheck   compare a dozen small reference points with tests/reference/ (part of make test)"
 	@echo "make figures    the reference study's sweeps (h=6, hours) and plots into plots/out/"
 	@echo "make figures-quick  the same on h=3 in minutes (smoke test)"
 	@echo "make test-python    the plotting scripts' unit tests (part of make test)"
@@ -70,11 +71,12 @@ dfsim-san: $(CORE_SRC:%.c=$(BUILD)/test/%.o) $(BUILD)/test/src/main.o
 
 test: deps
 	@$(MAKE) --no-print-directory test-unit
+	@$(MAKE) --no-print-directory refcheck
 	@$(MAKE) --no-print-directory test-python
 	@$(MAKE) --no-print-directory test-slurm
 	@$(MAKE) --no-print-directory test-fuzz
-	@echo "(unit, python, slurm and fuzz groups all passed)"
-	@echo "test-groups: 4 passed, 0 failed"
+	@echo "(unit, refcheck, python, slurm and fuzz groups all passed)"
+	@echo "test-groups: 5 passed, 0 failed"
 
 test-unit: dfsim dfsim-san dfsim-test
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./dfsim-test
@@ -85,6 +87,16 @@ demo: deps
 
 bench: dfsim
 	@sh tools/bench.sh
+
+# The reference points (tools/refcheck.sh): every routing, pattern and arbiter on small networks,
+# compared with the documents recorded in tests/reference/ (part of make test). Re-record only
+# on a deliberate model change, in its own commit that says why.
+.PHONY: refcheck refcheck-record
+refcheck: dfsim
+	@sh tools/refcheck.sh
+
+refcheck-record: dfsim
+	@REFCHECK_RECORD=1 sh tools/refcheck.sh
 
 # The Slurm round trip of sweeps (issue 5): installs and starts a one-node cluster on localhost,
 # runs a small sweep through `dfsim sweep --slurm` and compares it with the same sweep run

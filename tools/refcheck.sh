@@ -1,0 +1,67 @@
+#!/bin/sh
+# refcheck: runs the reference points below with ./dfsim and compares each result document,
+# without its "dfsim", "config" and "timing" members, with the one recorded in
+# tests/reference/NAME.json (`make refcheck`, part of `make test`). A refactor must leave every
+# one identical; only a deliberate model change re-records them (`make refcheck-record`), in a
+# commit of its own that says why.
+#
+# One line per point: "name|settings" (KEY=VALUE pairs applied with --set to conf/default.cfg
+# after COMMON). Together they cover every routing mechanism and global policy, every pattern,
+# both arbiters with and without transit priority, both arrangements and speedup 1.
+COMMON="sim.warmup_cycles=1500 sim.measure_cycles=2500"
+H3="topology.p=3 topology.a=6 topology.h=3"
+POINTS="
+min_un_rr|traffic.pattern=uniform traffic.load=0.5
+min_adv1_rrtp|traffic.pattern=adversarial traffic.load=0.3 router.transit_priority=true
+min_bitcomp_speedup1|traffic.pattern=bit_complement traffic.load=0.3 router.speedup=1
+val_un_age|$H3 routing.mechanism=valiant traffic.pattern=uniform traffic.load=0.5 router.arbiter=age
+valany_advc_rr|$H3 routing.mechanism=valiant routing.valiant_target=router traffic.pattern=adversarial_consecutive traffic.load=0.4
+val_perm_consecutive|routing.mechanism=valiant traffic.pattern=permutation traffic.load=0.4 topology.arrangement=consecutive
+obl_crg_advc_rrtp|$H3 routing.mechanism=oblivious routing.global_policy=crg traffic.pattern=adversarial_consecutive traffic.load=0.5 router.transit_priority=true
+obl_rrg_adv1_age|$H3 routing.mechanism=oblivious routing.global_policy=rrg traffic.pattern=adversarial traffic.load=0.4 router.arbiter=age
+pb_crg_adv1_rr|$H3 routing.mechanism=piggyback routing.global_policy=crg traffic.pattern=adversarial traffic.load=0.4
+pb_rrg_advc_agetp|$H3 routing.mechanism=piggyback routing.global_policy=rrg traffic.pattern=adversarial_consecutive traffic.load=0.5 router.arbiter=age router.transit_priority=true
+it_crg_advc_rrtp|$H3 routing.mechanism=in_transit routing.global_policy=crg traffic.pattern=adversarial_consecutive traffic.load=0.5 router.transit_priority=true
+it_rrg_adv2_rr|$H3 routing.mechanism=in_transit routing.global_policy=rrg traffic.pattern=adversarial traffic.offset=2 traffic.load=0.6
+it_nrg_un_age|$H3 routing.mechanism=in_transit routing.global_policy=nrg traffic.pattern=uniform traffic.load=0.7 router.arbiter=age
+it_mm_advc_speedup1|$H3 routing.mechanism=in_transit routing.global_policy=mm traffic.pattern=adversarial_consecutive traffic.load=0.4 router.speedup=1
+"
+DFSIM=${DFSIM:-./dfsim}
+PYTHON=${PYTHON:-/usr/bin/python3}
+REF=tests/reference
+RECORD=${REFCHECK_RECORD:-0}
+[ -x "$DFSIM" ] || { echo "refcheck: $DFSIM not built (run make)" >&2; exit 2; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dfsim-refcheck.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+passed=0
+failed=0
+names=
+echo "$POINTS" | {
+    while IFS='|' read -r name settings; do
+        [ -n "$name" ] || continue
+        sets=
+        for kv in $COMMON $settings; do
+            sets="$sets --set $kv"
+        done
+        # shellcheck disable=SC2086  # the --set pairs are split on purpose
+        if ! "$DFSIM" run conf/default.cfg --quiet -o "$tmp/$name.json" $sets >"$tmp/$name.log" 2>&1; then
+            echo "refcheck: $name: dfsim failed:" >&2
+            cat "$tmp/$name.log" >&2
+            failed=$((failed + 1))
+            continue
+        fi
+        if "$PYTHON" tools/refcheck_compare.py "$tmp/$name.json" "$REF/$name.json" "$RECORD"; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+        fi
+    done
+    if [ "$RECORD" = 1 ]; then
+        echo "refcheck: recorded $passed reference documents in $REF/"
+    else
+        echo "refcheck: $passed passed, $failed failed"
+    fi
+    [ "$failed" = 0 ]
+}
