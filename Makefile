@@ -7,7 +7,7 @@ CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Iinclude \
 LDLIBS  := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 
-CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard routers/*.c) \
+CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard src/*/*.c) $(wildcard routers/*.c) \
             $(wildcard arbiters/*.c) $(wildcard traffic/*.c)
 TEST_SRC := $(wildcard tests/*.c)
 

@@ -47,7 +47,7 @@ static const char main_synopsis[] =
 static void main_help(void)
 {
     fputs(main_synopsis, stdout);
-    fputs(sweep_cli_synopsis, stdout); /* sweep, merge, saturation: src/sweep_cli.c */
+    fputs(sweep_cli_synopsis, stdout); /* sweep, merge, saturation: src/sweep/sweep_cli.c */
     fputs("\n"
           "Commands:\n"
           "  run     simulate one point of CONFIG (a libconfig file, e.g. conf/default.cfg),\n"
@@ -425,7 +425,7 @@ static int main_dispatch(int argc, char **argv, struct cli *cli)
         printf("dfsim %s\n", dfsim_version);
         return EXIT_OK;
     }
-    if (sweep_cli_handles(first)) /* sweep, merge, saturation: src/sweep_cli.c */
+    if (sweep_cli_handles(first)) /* sweep, merge, saturation: src/sweep/sweep_cli.c */
         return sweep_cli_main(argc, argv);
     if (strcmp(first, "run") != 0 && strcmp(first, "info") != 0)
         return first[0] == '-' ? main_bad_usage("unknown option '%s'", first)
