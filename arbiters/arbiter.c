@@ -1,7 +1,8 @@
 /* arbiter: the registry of arbitration policies. */
 #include "arbiter.h"
 
-#include <string.h>
+#include "config.h"
+#include "registry.h"
 
 const struct arbiter_ops *const arbiter_registry[] = {
     &arbiter_round_robin,
@@ -9,20 +10,11 @@ const struct arbiter_ops *const arbiter_registry[] = {
     NULL,
 };
 
-const struct arbiter_ops *arbiter_find(const char *name)
-{
-    for (int i = 0; arbiter_registry[i]; i++)
-        if (strcmp(arbiter_registry[i]->name, name) == 0)
-            return arbiter_registry[i];
-    return NULL;
-}
+REGISTRY_DEFINE(arbiter, struct arbiter_ops, arbiter_registry)
 
-const char *const *arbiter_names(void)
+const struct arbiter_ops *arbiter_of(const struct sim_config *cfg)
 {
-    static const char *names[sizeof arbiter_registry / sizeof arbiter_registry[0]];
-    for (size_t i = 0; arbiter_registry[i]; i++)
-        names[i] = arbiter_registry[i]->name;
-    return names;
+    return arbiter_registry[cfg->router.arbiter];
 }
 
 int arbiter_pick_output(const struct arbiter_ops *ops, uint64_t requests, int pointer,

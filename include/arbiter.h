@@ -19,6 +19,10 @@ extern const struct arbiter_ops arbiter_round_robin, arbiter_age;
 extern const struct arbiter_ops *const arbiter_registry[]; /* NULL-terminated */
 const struct arbiter_ops *arbiter_find(const char *name);
 const char *const *arbiter_names(void);
+int arbiter_count(void);
+struct sim_config;
+/* The arbiter a config chose. */
+const struct arbiter_ops *arbiter_of(const struct sim_config *cfg);
 
 /* An output arbiter: with transit_priority, requests from transit ports (local and global
  * inputs) are served before those of injection ports; within a class, the arbiter's order. */

@@ -13,8 +13,11 @@ struct bounds_throughput {
 };
 
 /* Fills `out` and returns 0 when SPEC section 9 states a bound for the config's routing and
- * pattern (MIN under ADV+i or ADVc, VAL-style under UN, MIN under UN); returns -1 otherwise. */
-int bounds_throughput(const struct sim_config *cfg, struct bounds_throughput *out);
+ * pattern on network t (MIN under ADV+i or ADVc, VAL-style under UN, MIN under UN); returns
+ * -1 otherwise. The mechanism knows its bound (routing_ops.bound), asking the pattern for the
+ * minimal-routing one (pattern_ops.minimal_bound). */
+int bounds_throughput(const struct sim_config *cfg, const struct topology *t,
+                      struct bounds_throughput *out);
 
 /* Zero-load latency of uniform traffic on minimal paths, averaged over all ordered pairs of
  * distinct nodes; per pair: 2*injection_latency + (hops+1)*router.latency + the latencies of

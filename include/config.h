@@ -1,5 +1,5 @@
 /* config: the simulation settings, read once from a libconfig file plus --set overrides,
- * validated against one schema table, and immutable during the run. */
+ * checked against the schema of include/settings.h, and immutable during the run. */
 #ifndef DFSIM_CONFIG_H
 #define DFSIM_CONFIG_H
 
@@ -7,64 +7,51 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CONFIG_NAME_LEN 32      /* longest name value (routing mechanism, pattern, ...) + 1 */
-#define CONFIG_ERROR_LEN 1024   /* longest error message */
+#include "settings.h"
 
+#define CONFIG_ERROR_LEN 1024 /* longest error message */
+
+/* One struct per config group. A plug-in is chosen by its index in its registry
+ * (routing_registry[cfg->routing.mechanism]); plug-in settings (a topology kind's, a routing
+ * mechanism's, a pattern's) live in the group's arena: read them with settings_params() and
+ * the plug-in's table. */
 struct sim_config {
-    char name[128];     /* config file name without directory and ".cfg" */
-    char path[4096];    /* config file as given */
-    struct {
+    char name[128];  /* config file name without directory and ".cfg" */
+    char path[4096]; /* config file as given */
+    struct config_sim {
         int64_t warmup_cycles, measure_cycles, seed, deadlock_cycles;
     } sim;
-    struct {
-        int p, a, h;
-        char arrangement[CONFIG_NAME_LEN]; /* "palmtree" | "consecutive" */
+    struct config_topology {
+        int kind;        /* topology_registry */
+        int p, h;        /* nodes and global links per router */
+        int arrangement; /* enum topology_arrangement */
+        struct setting_arena params;
     } topology;
-    struct {
+    struct config_links {
         int local_latency, global_latency, injection_latency;
     } links;
-    struct {
+    struct config_buffers {
         int local, global, injection, output; /* phits per VC (injection: per injection queue) */
     } buffers;
-    struct {
+    struct config_router {
         int speedup, latency, allocator_iterations;
-        char arbiter[CONFIG_NAME_LEN]; /* arbiter_registry name */
+        int arbiter; /* arbiter_registry */
         bool transit_priority;
     } router;
-    struct {
+    struct config_vcs {
         int local, global, injection; /* 0 in the file = what the routing's ladder needs */
     } vcs;
-    struct {
-        char mechanism[CONFIG_NAME_LEN];      /* routing_registry name */
-        char valiant_target[CONFIG_NAME_LEN]; /* "group" | "router" */
-        char global_policy[CONFIG_NAME_LEN];  /* "crg" | "rrg" | "nrg" | "mm" */
-        int pb_coef, pb_local_threshold, pb_global_threshold;
-        int misroute_threshold, th_min, global_congestion_coef, global_congestion_threshold;
+    struct config_routing {
+        int mechanism; /* routing_registry */
+        struct setting_arena params;
     } routing;
-    struct {
-        char pattern[CONFIG_NAME_LEN]; /* pattern_registry name */
+    struct config_traffic {
+        int pattern; /* pattern_registry */
         double load;
-        int offset, packet_size;
+        int packet_size;
+        struct setting_arena params;
     } traffic;
 };
-
-enum config_type { CONFIG_INT, CONFIG_INT64, CONFIG_DOUBLE, CONFIG_BOOL, CONFIG_NAME };
-
-/* One row per setting: drives parsing, validation, defaults, the "config" object of the
- * result document and the README table. */
-struct config_setting_desc {
-    const char *group, *name; /* "traffic", "load" -> traffic.load */
-    enum config_type type;
-    size_t offset;            /* offsetof(struct sim_config, ...) */
-    double def;               /* default of numeric and bool settings */
-    const char *def_name;     /* default of name settings */
-    double min, max;          /* inclusive range of numeric settings */
-    const char *const *(*names)(void); /* allowed values of name settings, NULL-terminated */
-    const char *doc;          /* one line for the README table */
-};
-
-extern const struct config_setting_desc config_schema[];
-extern const size_t config_schema_count;
 
 /* The name of a config or sweep file: its base name without directory and ".cfg",
  * truncated to len - 1 characters. */

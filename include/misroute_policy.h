@@ -3,12 +3,18 @@
 #ifndef DFSIM_MISROUTE_POLICY_H
 #define DFSIM_MISROUTE_POLICY_H
 
+#include "settings.h"
+
 struct sim;
 
 enum global_policy { POLICY_CRG, POLICY_RRG, POLICY_NRG, POLICY_MM };
 
-/* Parses "crg" | "rrg" | "nrg" | "mm"; -1 if unknown. */
-int misroute_policy_parse(const char *name);
+/* routing.global_policy, shared by the mechanisms that misroute (each says which policies it
+ * implements: routing_ops.global_policies). */
+struct misroute_policy_params {
+    int global_policy; /* enum global_policy */
+};
+extern const struct setting_table misroute_policy_settings;
 
 /* Intermediate router of a source-decided nonminimal path (oblivious, piggyback) from
  * src_router to a destination in dst_group. CRG: a random router of a group reached by one

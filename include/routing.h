@@ -7,10 +7,12 @@
 #include <stdint.h>
 
 #include "packet.h"
+#include "settings.h"
 #include "topology.h"
 
 struct sim;
 struct sim_config;
+struct bounds_throughput;
 
 #define LADDER_MAX 8
 
@@ -48,9 +50,10 @@ struct route_choice {
 struct routing_ops {
     const char *name; /* as written in configs */
     const char *summary;
-    /* Values of routing.global_policy this mechanism reads (NULL-terminated), or NULL when
-     * it reads none. */
-    const char *const *global_policies;
+    const struct setting_table *settings; /* its own settings (NULL if none) */
+    /* The values of routing.global_policy it implements: bit p for enum global_policy p
+     * (0: it reads no policy). */
+    unsigned global_policies;
     /* The ladder this mechanism climbs for a config (VAL's depends on valiant_target). */
     void (*ladder)(const struct sim_config *cfg, struct vc_ladder *out);
     /* Optional: allocate per-run state (sim->routing_state); returns 0 or -1. */
@@ -64,6 +67,10 @@ struct routing_ops {
      * -1 when the packet makes no request this cycle. */
     int (*route)(struct sim *sim, int router, int in_port, const struct packet *pk,
                  struct route_choice *out);
+    /* Optional: the throughput bound of SPEC section 9 for the config's pattern on network t
+     * (0), or -1 when the model states none. */
+    int (*bound)(const struct sim_config *cfg, const struct topology *t,
+                 struct bounds_throughput *out);
     /* true when route() reads only the packet and the topology (no network state, no random
      * numbers) and its decisions are static: the router then routes a packet as soon as it
      * becomes the head of its buffer, while its record is in the cache (same decision,
@@ -74,12 +81,23 @@ struct routing_ops {
 extern const struct routing_ops *const routing_registry[]; /* NULL-terminated */
 const struct routing_ops *routing_find(const char *name);
 const char *const *routing_names(void);
+int routing_count(void);
+const struct setting_table *routing_settings_at(int i);
+/* The mechanism a config chose. */
+const struct routing_ops *routing_of(const struct sim_config *cfg);
+/* The routing group's own setting: the mechanism. */
+extern const struct setting_table routing_settings;
 
 /* Helpers shared by mechanisms. */
 /* Minimal choice from `router` towards router `target` (or the destination node's port when
  * router is the destination router and target is -1), on the ladder. */
 int routing_minimal_choice(struct sim *sim, int router, const struct packet *pk, int target,
                            struct route_choice *out);
+
+/* The bound of a Valiant-style mechanism (every packet crosses an intermediate group): under
+ * uniform traffic 1/(2 - 1/(G-1)), from its two global links per packet. */
+int routing_valiant_style_bound(const struct sim_config *cfg, const struct topology *t,
+                                struct bounds_throughput *out);
 
 /* Towards the packet's intermediate router while it has one (forgotten once reached), then
  * minimally to the destination: the path of VAL, VAL-any, oblivious and piggyback. */

@@ -95,6 +95,7 @@ struct sim {
     const struct pattern_ops *pattern;
     struct vc_ladder ladder;
     int global_policy; /* enum global_policy of routing.global_policy */
+    const void *routing_params, *pattern_params; /* the plug-ins' settings (their tables) */
     void *routing_state, *pattern_state;
 
     int packet_size, xbar_cycles;

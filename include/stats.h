@@ -45,6 +45,7 @@ struct fairness {
 
 struct result {
     int groups, routers, nodes, radix, p, a;
+    char shape[64]; /* the topology's parameters: "p=2 a=4 h=2" */
     double offered, injected, accepted;
     uint64_t generated, refused, injected_packets, delivered, in_flight_at_end;
     double latency_mean, latency_max;

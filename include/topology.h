@@ -5,11 +5,16 @@
 
 #include <stdint.h>
 
+#include "settings.h"
+
+struct sim_config;
+
 #define TOPOLOGY_MAX_RADIX 64 /* port sets are 64-bit masks */
 
 enum port_class { PORT_NODE = 0, PORT_LOCAL = 1, PORT_GLOBAL = 2 };
 
 struct topology {
+    char shape[64]; /* the kind's parameters as the CLI prints them: "p=2 a=4 h=2" */
     int p, a, h;
     int groups, routers, nodes, radix;
     int first_local_port, first_global_port; /* p and p+a-1 */
@@ -32,9 +37,41 @@ struct topology {
     int32_t *gateway;
 };
 
+/* Values of topology.arrangement (each kind says which it supports). */
 enum topology_arrangement { ARRANGEMENT_PALMTREE, ARRANGEMENT_CONSECUTIVE };
+extern const char *const topology_arrangement_names[]; /* by enum topology_arrangement */
 
-/* Builds the network; returns 0 or -1 with a message (e.g. radix too large). */
+/* The size of a network, known from its config before it is built. */
+struct topology_dimensions {
+    long long groups, routers, nodes;
+};
+
+/* A topology kind (topology.kind): its settings and how it builds the network. */
+struct topology_ops {
+    const char *name; /* as written in configs */
+    const char *summary;
+    const struct setting_table *settings; /* its own settings (NULL if none) */
+    /* The size the network of a config (whose settings are each in range) would have. */
+    void (*dimensions)(const struct sim_config *cfg, struct topology_dimensions *out);
+    /* Builds the network of a validated config; returns 0 or -1 with a message. */
+    int (*build)(struct topology *t, const struct sim_config *cfg, char *err, int err_len);
+};
+
+extern const struct topology_ops *const topology_registry[]; /* NULL-terminated */
+extern const struct topology_ops topology_dragonfly;
+const struct topology_ops *topology_find(const char *name);
+const char *const *topology_names(void);
+int topology_count(void);
+const struct setting_table *topology_settings_at(int i);
+/* The settings every kind shares: kind, p, h, arrangement. */
+extern const struct setting_table topology_settings;
+
+/* The kind a config chose, and the size of its network. */
+const struct topology_ops *topology_of(const struct sim_config *cfg);
+void topology_dimensions(const struct sim_config *cfg, struct topology_dimensions *out);
+/* Builds the network of cfg with its kind; returns 0 or -1 with a message. */
+int topology_create(struct topology *t, const struct sim_config *cfg, char *err, int err_len);
+/* The canonical dragonfly (p, a, h); returns 0 or -1 with a message (e.g. radix too large). */
 int topology_build(struct topology *t, int p, int a, int h, enum topology_arrangement arr,
                    char *err, int err_len);
 void topology_free(struct topology *t);

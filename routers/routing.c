@@ -4,7 +4,11 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "bounds.h"
+#include "config.h"
+#include "registry.h"
 #include "sim.h"
+#include "traffic.h"
 
 const struct routing_ops *const routing_registry[] = {
     &routing_min,
@@ -15,21 +19,20 @@ const struct routing_ops *const routing_registry[] = {
     NULL,
 };
 
-const struct routing_ops *routing_find(const char *name)
+REGISTRY_DEFINE(routing, struct routing_ops, routing_registry)
+REGISTRY_SETTINGS(routing, routing_registry)
+
+const struct routing_ops *routing_of(const struct sim_config *cfg)
 {
-    for (int i = 0; routing_registry[i]; i++)
-        if (strcmp(routing_registry[i]->name, name) == 0)
-            return routing_registry[i];
-    return NULL;
+    return routing_registry[cfg->routing.mechanism];
 }
 
-const char *const *routing_names(void)
-{
-    static const char *names[sizeof routing_registry / sizeof routing_registry[0]];
-    for (size_t i = 0; routing_registry[i]; i++)
-        names[i] = routing_registry[i]->name;
-    return names;
-}
+static const struct setting routing_rows[] = {
+    SETTING_PLUGIN_ROW(struct config_routing, "mechanism", mechanism, "min", routing_names,
+                       "routing mechanism"),
+};
+
+const struct setting_table routing_settings = {"routing", NULL, routing_rows, 1, 0, NULL};
 
 int ladder_next(const struct vc_ladder *ladder, int from, enum port_class cls)
 {
@@ -111,4 +114,15 @@ int ladder_local_reuse(const struct vc_ladder *ladder, int position, uint8_t *la
         entry = ladder_next(ladder, 0, PORT_LOCAL);
     *ladder_pos = (uint8_t)(entry + 1 > position ? entry + 1 : position);
     return ladder->vc[entry];
+}
+
+int routing_valiant_style_bound(const struct sim_config *cfg, const struct topology *t,
+                                struct bounds_throughput *out)
+{
+    if (!pattern_registry[cfg->traffic.pattern]->uniform)
+        return -1;
+    *out = (struct bounds_throughput){1.0 / (2.0 - 1.0 / (t->groups - 1)), "1/(2 - 1/(G-1))",
+                                      "Valiant-style under UN: two global links per packet "
+                                      "unless the intermediate is the destination group"};
+    return 0;
 }

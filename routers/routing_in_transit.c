@@ -7,7 +7,25 @@
 #include "routing.h"
 #include "sim.h"
 
-static const char *const in_transit_policies[] = {"crg", "rrg", "nrg", "mm", NULL};
+struct in_transit_params {
+    int misroute_threshold, th_min, global_congestion_coef, global_congestion_threshold;
+};
+
+static const struct setting in_transit_rows[] = {
+    SETTING_INT_ROW(struct in_transit_params, "misroute_threshold", misroute_threshold, 55, 0, 100,
+                    "misroute if candidate occupancy <= this % of the minimal one"),
+    SETTING_INT_ROW(struct in_transit_params, "th_min", th_min, 0, 0, 100,
+                    "occupancy % of the minimal output needed to consider misrouting"),
+    SETTING_INT_ROW(struct in_transit_params, "global_congestion_coef", global_congestion_coef,
+                    150, 0, SETTING_UNBOUNDED_INT,
+                    "a global port is congested above this % of the mean"),
+    SETTING_INT_ROW(struct in_transit_params, "global_congestion_threshold",
+                    global_congestion_threshold, 5, 0, SETTING_UNBOUNDED_INT,
+                    "congestion threshold added to that, packets"),
+};
+
+static const struct setting_table in_transit_settings = {
+    "routing", "in_transit", in_transit_rows, 4, sizeof(struct in_transit_params), NULL};
 
 static void in_transit_ladder(const struct sim_config *cfg, struct vc_ladder *out)
 {
@@ -40,15 +58,15 @@ static int64_t global_occupancy(const struct sim *sim, int router, int port)
 static int global_port_congested(const struct sim *sim, int router, int port)
 {
     const struct topology *t = &sim->topo;
-    const struct sim_config *cfg = sim->cfg;
+    const struct in_transit_params *ip = sim->routing_params;
     int64_t others = 0;
     for (int q = t->first_global_port; q < t->radix; q++)
         if (q != port)
             others += global_occupancy(sim, router, q);
     int64_t n = t->h - 1 > 0 ? t->h - 1 : 1;
     return 100 * n * global_occupancy(sim, router, port) >
-           (int64_t)cfg->routing.global_congestion_coef * others +
-               100 * n * cfg->routing.global_congestion_threshold * sim->packet_size;
+           (int64_t)ip->global_congestion_coef * others +
+               100 * n * ip->global_congestion_threshold * sim->packet_size;
 }
 
 /* The trigger: the minimal output cannot take the packet now and is occupied at least th_min
@@ -59,7 +77,8 @@ static int minimal_congested(const struct sim *sim, int router, const struct rou
     int occupancy = sim_output_occupancy(sim, router, port, min->vc);
     int blocked = !output_free(sim, router, port) ||
                   sim->credits[sim_vc_index(sim, router, port, min->vc)] < sim->packet_size;
-    if (!blocked || 100 * occupancy < sim->cfg->routing.th_min * port_capacity(sim, port))
+    const struct in_transit_params *ip = sim->routing_params;
+    if (!blocked || 100 * occupancy < ip->th_min * port_capacity(sim, port))
         return 0;
     return sim->port_class[port] != PORT_GLOBAL || global_port_congested(sim, router, port);
 }
@@ -74,8 +93,9 @@ static int candidate_acceptable(const struct sim *sim, int router, const struct 
         return 0;
     int64_t occ_c = sim_output_occupancy(sim, router, c->out_port, c->vc);
     int64_t occ_m = sim_output_occupancy(sim, router, min->out_port, min->vc);
+    const struct in_transit_params *ip = sim->routing_params;
     return 100 * occ_c * port_capacity(sim, min->out_port) <=
-           (int64_t)sim->cfg->routing.misroute_threshold * occ_m *
+           (int64_t)ip->misroute_threshold * occ_m *
                port_capacity(sim, c->out_port);
 }
 
@@ -203,7 +223,8 @@ const struct routing_ops routing_in_transit = {
     .name = "in_transit",
     .summary = "in-transit adaptive with Opportunistic Local Misrouting; global misrouting "
                "in the source group by CRG, RRG, NRG or MM",
-    .global_policies = in_transit_policies,
+    .settings = &in_transit_settings,
+    .global_policies = 1u << POLICY_CRG | 1u << POLICY_RRG | 1u << POLICY_NRG | 1u << POLICY_MM,
     .ladder = in_transit_ladder,
     .route = in_transit_route,
 };

@@ -4,8 +4,6 @@
 #include "routing.h"
 #include "sim.h"
 
-static const char *const oblivious_policies[] = {"crg", "rrg", NULL};
-
 static void oblivious_ladder(const struct sim_config *cfg, struct vc_ladder *out)
 {
     (void)cfg;
@@ -33,9 +31,10 @@ const struct routing_ops routing_oblivious = {
     .name = "oblivious",
     .summary = "Obl-CRG / Obl-RRG: always via an intermediate router chosen by the global "
                "misrouting policy",
-    .global_policies = oblivious_policies,
+    .global_policies = 1u << POLICY_CRG | 1u << POLICY_RRG,
     .ladder = oblivious_ladder,
     .on_generate = oblivious_on_generate,
     .route = oblivious_route,
+    .bound = routing_valiant_style_bound,
     .pure = true,
 };

@@ -11,7 +11,21 @@
 #include "routing.h"
 #include "sim.h"
 
-static const char *const piggyback_policies[] = {"crg", "rrg", NULL};
+struct piggyback_params {
+    int coef, local_threshold, global_threshold;
+};
+
+static const struct setting piggyback_rows[] = {
+    SETTING_INT_ROW(struct piggyback_params, "pb_coef", coef, 200, 0, SETTING_UNBOUNDED_INT,
+                    "saturated if occupancy > pb_coef % of the mean global one"),
+    SETTING_INT_ROW(struct piggyback_params, "pb_local_threshold", local_threshold, 5, 0,
+                    SETTING_UNBOUNDED_INT, "UGAL-L threshold T_local, packets"),
+    SETTING_INT_ROW(struct piggyback_params, "pb_global_threshold", global_threshold, 3, 0,
+                    SETTING_UNBOUNDED_INT, "saturation threshold T_global, packets"),
+};
+
+static const struct setting_table piggyback_settings = {
+    "routing", "piggyback", piggyback_rows, 3, sizeof(struct piggyback_params), NULL};
 
 /* What the source decision needs of the packet at the head of an injection queue, fixed
  * while it waits there: both first hops, both path lengths and the minimal global link.
@@ -82,15 +96,15 @@ static int global_port_occupancy(const struct sim *sim, int router, int port)
 static uint64_t piggyback_compute_flags(const struct sim *sim, int router)
 {
     const struct topology *t = &sim->topo;
-    const struct sim_config *cfg = sim->cfg;
+    const struct piggyback_params *pp = sim->routing_params;
     int occupancy[TOPOLOGY_MAX_RADIX];
     int64_t sum = 0;
     for (int k = 0; k < t->h; k++) {
         occupancy[k] = global_port_occupancy(sim, router, t->first_global_port + k);
         sum += occupancy[k];
     }
-    int64_t threshold = (int64_t)cfg->routing.pb_coef * sum +
-                        100LL * t->h * cfg->routing.pb_global_threshold * sim->packet_size;
+    int64_t threshold = (int64_t)pp->coef * sum +
+                        100LL * t->h * pp->global_threshold * sim->packet_size;
     uint64_t flags = 0;
     for (int k = 0; k < t->h; k++)
         if (100LL * t->h * occupancy[k] > threshold)
@@ -174,8 +188,9 @@ static int piggyback_prefers_nonminimal(const struct sim *sim, int router,
         return 1;
     int64_t q_min = sim_output_occupancy(sim, router, plan->min_port, plan->min_vc);
     int64_t q_non = sim_output_occupancy(sim, router, plan->non_port, plan->non_vc);
+    const struct piggyback_params *pp = sim->routing_params;
     return q_min * plan->hops_min >
-           q_non * plan->hops_non + (int64_t)sim->cfg->routing.pb_local_threshold * sim->packet_size;
+           q_non * plan->hops_non + (int64_t)pp->local_threshold * sim->packet_size;
 }
 
 static int piggyback_route(struct sim *sim, int router, int in_port, const struct packet *pk,
@@ -211,7 +226,8 @@ const struct routing_ops routing_piggyback = {
     .name = "piggyback",
     .summary = "PB: source-adaptive; minimal unless the minimal global link is flagged "
                "saturated or UGAL-L prefers the CRG/RRG nonminimal path",
-    .global_policies = piggyback_policies,
+    .settings = &piggyback_settings,
+    .global_policies = 1u << POLICY_CRG | 1u << POLICY_RRG,
     .ladder = piggyback_ladder,
     .init = piggyback_init,
     .destroy = piggyback_destroy,

@@ -1,14 +1,31 @@
 /* routing_valiant: Valiant routing. Every packet leaving its group first goes to a random
  * intermediate group (VAL: to the first router reached there; VAL-any: to a random router of
  * it), then minimally to its destination. */
-#include <string.h>
-
+#include "config.h"
 #include "routing.h"
 #include "sim.h"
 
+enum valiant_target { VALIANT_GROUP, VALIANT_ROUTER };
+
+struct valiant_params {
+    int target; /* enum valiant_target */
+};
+
+static const char *const valiant_target_names[] = {"group", "router", NULL};
+
+static const struct setting valiant_rows[] = {
+    SETTING_CHOICE_ROW(struct valiant_params, "valiant_target", target, "group",
+                       valiant_target_names,
+                       "intermediate: a group, or a router of it (VAL-any)"),
+};
+
+static const struct setting_table valiant_settings = {
+    "routing", "valiant", valiant_rows, 1, sizeof(struct valiant_params), NULL};
+
 static int valiant_any_router(const struct sim_config *cfg)
 {
-    return strcmp(cfg->routing.valiant_target, "router") == 0;
+    const struct valiant_params *vp = settings_params(cfg, &valiant_settings);
+    return vp->target == VALIANT_ROUTER;
 }
 
 static void valiant_ladder(const struct sim_config *cfg, struct vc_ladder *out)
@@ -28,7 +45,7 @@ static void valiant_on_generate(struct sim *sim, struct packet *pk)
         g++;
     if (g == dst_group)
         return; /* the intermediate is the destination group: the path is minimal */
-    if (valiant_any_router(sim->cfg)) {
+    if (((const struct valiant_params *)sim->routing_params)->target == VALIANT_ROUTER) {
         pk->target = g * t->a + (int)rng_below(&sim->routing_rng, (uint32_t)t->a);
     } else {
         int gateway = t->gateway[src_group * t->groups + g];
@@ -49,8 +66,10 @@ const struct routing_ops routing_valiant = {
     .name = "valiant",
     .summary = "VAL: via a random intermediate group (valiant_target = group) or router "
                "(= router, VAL-any)",
+    .settings = &valiant_settings,
     .ladder = valiant_ladder,
     .on_generate = valiant_on_generate,
     .route = valiant_route,
+    .bound = routing_valiant_style_bound,
     .pure = true,
 };

@@ -1,44 +1,15 @@
 /* bounds: SPEC section 9 throughput bounds and the UN/MIN zero-load latency. */
 #include "bounds.h"
 
-#include <string.h>
-
 #include "config.h"
+#include "routing.h"
 #include "topology.h"
 
-static int bounds_is(const char *value, const char *name)
+int bounds_throughput(const struct sim_config *cfg, const struct topology *t,
+                      struct bounds_throughput *out)
 {
-    return strcmp(value, name) == 0;
-}
-
-/* Routings whose every packet crosses an intermediate group (two global links). */
-static int bounds_valiant_style(const char *mechanism)
-{
-    return bounds_is(mechanism, "valiant") || bounds_is(mechanism, "oblivious");
-}
-
-int bounds_throughput(const struct sim_config *cfg, struct bounds_throughput *out)
-{
-    double a = cfg->topology.a, p = cfg->topology.p, h = cfg->topology.h;
-    double groups = a * h + 1;
-    const char *mechanism = cfg->routing.mechanism, *pattern = cfg->traffic.pattern;
-    int min = bounds_is(mechanism, "min");
-    if (min && bounds_is(pattern, "adversarial")) {
-        *out = (struct bounds_throughput){1.0 / (a * p), "1/(a*p)",
-                                          "MIN under ADV+i: one global link per group pair"};
-    } else if (min && bounds_is(pattern, "adversarial_consecutive")) {
-        *out = (struct bounds_throughput){h / (a * p), "h/(a*p)",
-                                          "MIN under ADVc: the h global links of router a-1"};
-    } else if (min && bounds_is(pattern, "uniform")) {
-        *out = (struct bounds_throughput){1.0, NULL, "MIN under UN: no global-link bound below 1"};
-    } else if (bounds_valiant_style(mechanism) && bounds_is(pattern, "uniform")) {
-        *out = (struct bounds_throughput){1.0 / (2.0 - 1.0 / (groups - 1)), "1/(2 - 1/(G-1))",
-                                          "Valiant-style under UN: two global links per packet "
-                                          "unless the intermediate is the destination group"};
-    } else {
-        return -1;
-    }
-    return 0;
+    const struct routing_ops *routing = routing_registry[cfg->routing.mechanism];
+    return routing->bound ? routing->bound(cfg, t, out) : -1;
 }
 
 /* Latency of one packet between two nodes of routers r and s on the minimal path. */

@@ -1,4 +1,5 @@
-/* config: the schema of every setting, libconfig parsing, --set overrides and validation. */
+/* config: the core's settings, libconfig parsing, --set overrides and validation against the
+ * schema (include/settings.h) that the core's and the plug-ins' tables make up. */
 #include "config.h"
 
 #include <ctype.h>
@@ -13,14 +14,14 @@
 
 #include "arbiter.h"
 #include "config_include.h"
+#include "misroute_policy.h"
 #include "routing.h"
 #include "text_file.h"
 #include "topology.h"
 #include "traffic.h"
 
-#define CONFIG_UNBOUNDED_INT ((double)INT_MAX)
-#define CONFIG_UNBOUNDED_INT64 9223372036854775807.0
 #define CONFIG_PROBLEM_LEN 640
+#define CONFIG_MAX_ORIGINS 512
 
 #if defined(DFSIM_TEST) || defined(DFSIM_FUZZ)
 /* libconfig 1.5 (Debian 12) leaks the text of a string token that a syntax error discards
@@ -34,121 +35,113 @@ const char *__lsan_default_suppressions(void)
 }
 #endif
 
-static const char *const *config_arrangement_names(void)
-{
-    static const char *const names[] = {"palmtree", "consecutive", NULL};
-    return names;
-}
+/* ---- the core's settings ---- */
 
-static const char *const *config_valiant_target_names(void)
-{
-    static const char *const names[] = {"group", "router", NULL};
-    return names;
-}
-
-static const char *const *config_global_policy_names(void)
-{
-    static const char *const names[] = {"crg", "rrg", "nrg", "mm", NULL};
-    return names;
-}
-
-#define CONFIG_NUM(grp, key, type, field, def, lo, hi, doc)                                        \
-    {                                                                                              \
-        grp, key, type, offsetof(struct sim_config, field), def, NULL, lo, hi, NULL, doc           \
-    }
-#define CONFIG_INT_ROW(grp, key, field, def, lo, hi, doc)                                          \
-    CONFIG_NUM(grp, key, CONFIG_INT, field, def, lo, hi, doc)
-#define CONFIG_INT64_ROW(grp, key, field, def, lo, hi, doc)                                        \
-    CONFIG_NUM(grp, key, CONFIG_INT64, field, def, lo, hi, doc)
-#define CONFIG_NAME_ROW(grp, key, field, def, names, doc)                                          \
-    {                                                                                              \
-        grp, key, CONFIG_NAME, offsetof(struct sim_config, field), 0, def, 0, 0, names, doc        \
-    }
-
-const struct config_setting_desc config_schema[] = {
-    CONFIG_INT64_ROW("sim", "warmup_cycles", sim.warmup_cycles, 10000, 0, INT_MAX,
-                     "cycles simulated before the measurement window opens"),
-    CONFIG_INT64_ROW("sim", "measure_cycles", sim.measure_cycles, 15000, 1, INT_MAX,
-                     "cycles of the measurement window"),
-    CONFIG_INT64_ROW("sim", "seed", sim.seed, 1, 0, CONFIG_UNBOUNDED_INT64,
-                     "seed of every random stream: same seed and config, same results"),
-    CONFIG_INT64_ROW("sim", "deadlock_cycles", sim.deadlock_cycles, 10000, 1,
-                     CONFIG_UNBOUNDED_INT64,
-                     "watchdog: stop (exit 3) if packets are in flight and none moved this long"),
-    CONFIG_INT_ROW("topology", "p", topology.p, 6, 1, CONFIG_UNBOUNDED_INT, "nodes per router"),
-    CONFIG_INT_ROW("topology", "a", topology.a, 12, 1, CONFIG_UNBOUNDED_INT,
-                   "routers per group (fully connected by local links)"),
-    CONFIG_INT_ROW("topology", "h", topology.h, 6, 1, CONFIG_UNBOUNDED_INT,
-                   "global links per router; groups = a*h + 1"),
-    CONFIG_NAME_ROW("topology", "arrangement", topology.arrangement, "palmtree",
-                    config_arrangement_names, "global link arrangement"),
-    CONFIG_INT_ROW("links", "local_latency", links.local_latency, 10, 1, 1000000,
-                   "cycles of a local (intra-group) link"),
-    CONFIG_INT_ROW("links", "global_latency", links.global_latency, 100, 1, 1000000,
-                   "cycles of a global (inter-group) link"),
-    CONFIG_INT_ROW("links", "injection_latency", links.injection_latency, 1, 1, 1000000,
-                   "cycles of the node-router links (injection and ejection)"),
-    CONFIG_INT_ROW("buffers", "local", buffers.local, 32, 1, 65535,
-                   "input buffer per local VC, phits"),
-    CONFIG_INT_ROW("buffers", "global", buffers.global, 256, 1, 65535,
-                   "input buffer per global VC, phits"),
-    CONFIG_INT_ROW("buffers", "injection", buffers.injection, 1000, 1, 65535,
-                   "injection queue per injection VC of a node, phits"),
-    CONFIG_INT_ROW("buffers", "output", buffers.output, 32, 1, 65535,
-                   "output buffer per port (shared by its VCs), phits"),
-    CONFIG_INT_ROW("router", "speedup", router.speedup, 2, 1, 64,
-                   "crossbar speedup: a transfer takes packet_size/speedup cycles"),
-    CONFIG_INT_ROW("router", "latency", router.latency, 5, 1, 1000000,
-                   "cycles from head arrival to the earliest departure on the next link"),
-    CONFIG_INT_ROW("router", "allocator_iterations", router.allocator_iterations, 2, 1, 64,
-                   "iterations of the separable input-first allocator"),
-    CONFIG_NAME_ROW("router", "arbiter", router.arbiter, "round_robin", arbiter_names,
-                    "arbitration policy of the allocator"),
-    CONFIG_NUM("router", "transit_priority", CONFIG_BOOL, router.transit_priority, 0, 0, 1,
-               "output arbiters prefer transit (local/global) inputs over node inputs"),
-    CONFIG_INT_ROW("vcs", "local", vcs.local, 0, 0, 16,
-                   "VCs per local port; 0 = what the routing's ladder needs"),
-    CONFIG_INT_ROW("vcs", "global", vcs.global, 0, 0, 16,
-                   "VCs per global port; 0 = what the routing's ladder needs"),
-    CONFIG_INT_ROW("vcs", "injection", vcs.injection, 3, 1, 16,
-                   "injection queues per node (chosen by destination)"),
-    CONFIG_NAME_ROW("routing", "mechanism", routing.mechanism, "min", routing_names,
-                    "routing mechanism"),
-    CONFIG_NAME_ROW("routing", "valiant_target", routing.valiant_target, "group",
-                    config_valiant_target_names,
-                    "Valiant intermediate: a group, or a router of it (VAL-any)"),
-    CONFIG_NAME_ROW("routing", "global_policy", routing.global_policy, "rrg",
-                    config_global_policy_names, "global misrouting policy"),
-    CONFIG_INT_ROW("routing", "pb_coef", routing.pb_coef, 200, 0, CONFIG_UNBOUNDED_INT,
-                   "piggyback: saturated if occupancy > pb_coef % of the mean global one"),
-    CONFIG_INT_ROW("routing", "pb_local_threshold", routing.pb_local_threshold, 5, 0,
-                   CONFIG_UNBOUNDED_INT, "piggyback: UGAL-L threshold T_local, packets"),
-    CONFIG_INT_ROW("routing", "pb_global_threshold", routing.pb_global_threshold, 3, 0,
-                   CONFIG_UNBOUNDED_INT, "piggyback: saturation threshold T_global, packets"),
-    CONFIG_INT_ROW("routing", "misroute_threshold", routing.misroute_threshold, 55, 0, 100,
-                   "in-transit: misroute if candidate occupancy <= this % of the minimal one"),
-    CONFIG_INT_ROW("routing", "th_min", routing.th_min, 0, 0, 100,
-                   "in-transit: occupancy % of the minimal output needed to consider misrouting"),
-    CONFIG_INT_ROW("routing", "global_congestion_coef", routing.global_congestion_coef, 150, 0,
-                   CONFIG_UNBOUNDED_INT,
-                   "in-transit: a global port is congested above this % of the mean"),
-    CONFIG_INT_ROW("routing", "global_congestion_threshold", routing.global_congestion_threshold, 5,
-                   0, CONFIG_UNBOUNDED_INT,
-                   "in-transit: congestion threshold added to that, packets"),
-    CONFIG_NAME_ROW("traffic", "pattern", traffic.pattern, "uniform", pattern_names,
-                    "destination pattern"),
-    CONFIG_NUM("traffic", "load", CONFIG_DOUBLE, traffic.load, 0.4, 0, 1,
-               "offered load, phits/(node*cycle)"),
-    CONFIG_INT_ROW("traffic", "offset", traffic.offset, 1, 1, CONFIG_UNBOUNDED_INT,
-                   "adversarial: destination group offset i (ADV+i)"),
-    CONFIG_INT_ROW("traffic", "packet_size", traffic.packet_size, 8, 1, 4096, "packet size, phits"),
+static const struct setting config_sim_rows[] = {
+    SETTING_NUMBER(struct config_sim, SETTING_INT64, "warmup_cycles", warmup_cycles, 10000, 0,
+                   INT_MAX, "cycles simulated before the measurement window opens"),
+    SETTING_NUMBER(struct config_sim, SETTING_INT64, "measure_cycles", measure_cycles, 15000, 1,
+                   INT_MAX, "cycles of the measurement window"),
+    SETTING_NUMBER(struct config_sim, SETTING_INT64, "seed", seed, 1, 0, SETTING_UNBOUNDED_INT64,
+                   "seed of every random stream: same seed and config, same results"),
+    SETTING_NUMBER(struct config_sim, SETTING_INT64, "deadlock_cycles", deadlock_cycles, 10000, 1,
+                   SETTING_UNBOUNDED_INT64,
+                   "watchdog: stop (exit 3) if packets are in flight, none moved this long and "
+                   "nothing is on a link (at least router.latency + 2 * packet_size + 1)"),
 };
 
-#define CONFIG_SCHEMA_N (sizeof config_schema / sizeof config_schema[0])
-const size_t config_schema_count = CONFIG_SCHEMA_N;
+static const struct setting config_links_rows[] = {
+    SETTING_INT_ROW(struct config_links, "local_latency", local_latency, 10, 1, 1000000,
+                    "cycles of a local (intra-group) link"),
+    SETTING_INT_ROW(struct config_links, "global_latency", global_latency, 100, 1, 1000000,
+                    "cycles of a global (inter-group) link"),
+    SETTING_INT_ROW(struct config_links, "injection_latency", injection_latency, 1, 1, 1000000,
+                    "cycles of the node-router links (injection and ejection)"),
+};
+
+static const struct setting config_buffers_rows[] = {
+    SETTING_INT_ROW(struct config_buffers, "local", local, 32, 1, 65535,
+                    "input buffer per local VC, phits"),
+    SETTING_INT_ROW(struct config_buffers, "global", global, 256, 1, 65535,
+                    "input buffer per global VC, phits"),
+    SETTING_INT_ROW(struct config_buffers, "injection", injection, 1000, 1, 65535,
+                    "injection queue per injection VC of a node, phits"),
+    SETTING_INT_ROW(struct config_buffers, "output", output, 32, 1, 65535,
+                    "output buffer per port (shared by its VCs), phits"),
+};
+
+static const struct setting config_router_rows[] = {
+    SETTING_INT_ROW(struct config_router, "speedup", speedup, 2, 1, 64,
+                    "crossbar speedup: a transfer takes packet_size/speedup cycles"),
+    SETTING_INT_ROW(struct config_router, "latency", latency, 5, 1, 1000000,
+                    "cycles from head arrival to the earliest departure on the next link"),
+    SETTING_INT_ROW(struct config_router, "allocator_iterations", allocator_iterations, 2, 1, 64,
+                    "iterations of the separable input-first allocator"),
+    SETTING_PLUGIN_ROW(struct config_router, "arbiter", arbiter, "round_robin", arbiter_names,
+                       "arbitration policy of the allocator"),
+    SETTING_BOOL_ROW(struct config_router, "transit_priority", transit_priority, 0,
+                     "output arbiters prefer transit (local/global) inputs over node inputs"),
+};
+
+static const struct setting config_vcs_rows[] = {
+    SETTING_INT_ROW(struct config_vcs, "local", local, 0, 0, 16,
+                    "VCs per local port; 0 = what the routing's ladder needs"),
+    SETTING_INT_ROW(struct config_vcs, "global", global, 0, 0, 16,
+                    "VCs per global port; 0 = what the routing's ladder needs"),
+    SETTING_INT_ROW(struct config_vcs, "injection", injection, 3, 1, 16,
+                    "injection queues per node (chosen by destination)"),
+};
+
+#define CONFIG_CORE_TABLE(NAME, GROUP, ROWS)                                                       \
+    static const struct setting_table NAME = {GROUP, NULL, ROWS,                                   \
+                                              (int)(sizeof ROWS / sizeof ROWS[0]), 0, NULL};       \
+    static const struct setting_table *const NAME##s[] = {&NAME, NULL}
+
+CONFIG_CORE_TABLE(config_sim_table, "sim", config_sim_rows);
+CONFIG_CORE_TABLE(config_links_table, "links", config_links_rows);
+CONFIG_CORE_TABLE(config_buffers_table, "buffers", config_buffers_rows);
+CONFIG_CORE_TABLE(config_router_table, "router", config_router_rows);
+CONFIG_CORE_TABLE(config_vcs_table, "vcs", config_vcs_rows);
+
+static const struct setting_table *const config_topology_tables[] = {&topology_settings, NULL};
+static const struct setting_plugins config_topology_plugins[] = {
+    {topology_count, topology_settings_at}, {NULL, NULL}};
+static const struct setting_table *const config_routing_tables[] = {
+    &routing_settings, &misroute_policy_settings, NULL};
+static const struct setting_plugins config_routing_plugins[] = {
+    {routing_count, routing_settings_at}, {NULL, NULL}};
+static const struct setting_table *const config_traffic_tables[] = {&traffic_settings, NULL};
+static const struct setting_plugins config_traffic_plugins[] = {
+    {pattern_count, pattern_settings_at}, {NULL, NULL}};
+
+#define CONFIG_GROUP(NAME, FIELD, TABLES)                                                          \
+    static const struct settings_group NAME = {#FIELD, offsetof(struct sim_config, FIELD), 0,       \
+                                               false, TABLES, NULL}
+#define CONFIG_PLUGIN_GROUP(NAME, FIELD, STRUCT, TABLES, PLUGINS)                                  \
+    static const struct settings_group NAME = {#FIELD, offsetof(struct sim_config, FIELD),          \
+                                               offsetof(STRUCT, params), true, TABLES, PLUGINS}
+
+CONFIG_GROUP(config_group_sim, sim, config_sim_tables);
+CONFIG_PLUGIN_GROUP(config_group_topology, topology, struct config_topology,
+                    config_topology_tables, config_topology_plugins);
+CONFIG_GROUP(config_group_links, links, config_links_tables);
+CONFIG_GROUP(config_group_buffers, buffers, config_buffers_tables);
+CONFIG_GROUP(config_group_router, router, config_router_tables);
+CONFIG_GROUP(config_group_vcs, vcs, config_vcs_tables);
+CONFIG_PLUGIN_GROUP(config_group_routing, routing, struct config_routing, config_routing_tables,
+                    config_routing_plugins);
+CONFIG_PLUGIN_GROUP(config_group_traffic, traffic, struct config_traffic, config_traffic_tables,
+                    config_traffic_plugins);
+
+const struct settings_group *const settings_groups[] = {
+    &config_group_sim,     &config_group_topology, &config_group_links,
+    &config_group_buffers, &config_group_router,   &config_group_vcs,
+    &config_group_routing, &config_group_traffic,  NULL,
+};
 
 /* Where a setting got its value, for messages about it. */
 struct config_origin {
+    size_t offset;    /* the setting's place in struct sim_config */
     const char *file; /* NULL: not from a file */
     int line;
     const char *set; /* the --set argument, or NULL */
@@ -161,6 +154,7 @@ struct config_value {
     double f;
     int b;
     const char *s;
+    const config_setting_t *elements; /* CONFIG_TYPE_ARRAY or LIST */
 };
 
 /* State of one config_load. */
@@ -169,58 +163,12 @@ struct config_loader {
     const char *path; /* the file being read */
     const char *text; /* its contents (to re-read integer literals) */
     config_t file;    /* kept until the end: origins point to its file names */
-    struct config_origin origin[CONFIG_SCHEMA_N];
+    struct config_origin origin[CONFIG_MAX_ORIGINS];
+    int n_origins;
     char *err;
 };
 
 /* ---- small helpers ---- */
-
-static void *config_field(struct sim_config *cfg, const struct config_setting_desc *d)
-{
-    return (char *)cfg + d->offset;
-}
-
-static const void *config_cfield(const struct sim_config *cfg, const struct config_setting_desc *d)
-{
-    return (const char *)cfg + d->offset;
-}
-
-static void config_full_name(const struct config_setting_desc *d, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s.%s", d->group, d->name);
-}
-
-static const struct config_setting_desc *config_find(const char *group, const char *name)
-{
-    for (size_t i = 0; i < CONFIG_SCHEMA_N; i++)
-        if (strcmp(config_schema[i].group, group) == 0 && strcmp(config_schema[i].name, name) == 0)
-            return &config_schema[i];
-    return NULL;
-}
-
-static const struct config_setting_desc *config_find_full(const char *full)
-{
-    const char *dot = strchr(full, '.');
-    if (!dot || (size_t)(dot - full) >= 64)
-        return NULL;
-    char group[64];
-    memcpy(group, full, (size_t)(dot - full));
-    group[dot - full] = '\0';
-    return config_find(group, dot + 1);
-}
-
-static bool config_is_group(const char *name)
-{
-    for (size_t i = 0; i < CONFIG_SCHEMA_N; i++)
-        if (strcmp(config_schema[i].group, name) == 0)
-            return true;
-    return false;
-}
-
-static size_t config_row_index(const struct config_setting_desc *d)
-{
-    return (size_t)(d - config_schema);
-}
 
 /* Appends to buf (always NUL-terminated). */
 static void config_append(char *buf, size_t len, const char *fmt, ...)
@@ -234,19 +182,17 @@ static void config_append(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-static void config_join_names(const char *const *names, char *buf, size_t len)
+static void config_remember(struct config_loader *ld, const struct setting_ref *r,
+                            struct config_origin origin)
 {
-    buf[0] = '\0';
-    for (int i = 0; names && names[i]; i++)
-        config_append(buf, len, "%s%s", i ? ", " : "", names[i]);
-}
-
-static bool config_name_allowed(const char *const *names, const char *value)
-{
-    for (int i = 0; names && names[i]; i++)
-        if (strcmp(names[i], value) == 0)
-            return true;
-    return false;
+    origin.offset = r->offset;
+    for (int i = 0; i < ld->n_origins; i++)
+        if (ld->origin[i].offset == r->offset) {
+            ld->origin[i] = origin;
+            return;
+        }
+    if (ld->n_origins < CONFIG_MAX_ORIGINS)
+        ld->origin[ld->n_origins++] = origin;
 }
 
 /* ---- suggestions for misspelt names ---- */
@@ -277,65 +223,97 @@ static int config_distance(const char *s, const char *t)
     return row[m];
 }
 
-/* The schema setting closest to a misspelt full name (distance <= 2), or else one with the
- * same key in another group; NULL if none. */
-static const struct config_setting_desc *config_suggest(const char *full)
+/* The closest setting to a misspelt full name (distance <= 2), or else one with the same key
+ * in another group. */
+struct config_suggestion {
+    const char *full, *key;
+    int best_distance;
+    struct setting_ref best;
+    bool found;
+};
+
+static int config_suggest_close(void *ctx, const struct setting_ref *r)
 {
-    const struct config_setting_desc *best = NULL;
-    int best_distance = 3;
-    char name[96];
-    for (size_t i = 0; i < CONFIG_SCHEMA_N; i++) {
-        config_full_name(&config_schema[i], name, sizeof name);
-        int d = config_distance(full, name);
-        if (d < best_distance) {
-            best_distance = d;
-            best = &config_schema[i];
-        }
+    struct config_suggestion *s = ctx;
+    char name[160];
+    settings_full_name(r, name, sizeof name);
+    int d = config_distance(s->full, name);
+    if (d < s->best_distance) {
+        s->best_distance = d;
+        s->best = *r;
+        s->found = true;
     }
-    if (best)
-        return best;
+    return 0;
+}
+
+static int config_suggest_same_key(void *ctx, const struct setting_ref *r)
+{
+    struct config_suggestion *s = ctx;
+    if (strcmp(r->row->name, s->key) != 0)
+        return 0;
+    s->best = *r;
+    s->found = true;
+    return 1;
+}
+
+static bool config_suggest(const char *full, struct setting_ref *out)
+{
     const char *dot = strrchr(full, '.');
-    const char *key = dot ? dot + 1 : full;
-    for (size_t i = 0; i < CONFIG_SCHEMA_N; i++)
-        if (strcmp(config_schema[i].name, key) == 0)
-            return &config_schema[i];
-    return NULL;
+    struct config_suggestion s = {full, dot ? dot + 1 : full, 3, {0}, false};
+    settings_each(config_suggest_close, &s);
+    if (!s.found)
+        settings_each(config_suggest_same_key, &s);
+    *out = s.best;
+    return s.found;
 }
 
 static const char *config_suggest_group(const char *group)
 {
-    for (size_t i = 0; i < CONFIG_SCHEMA_N; i++)
-        if (config_distance(group, config_schema[i].group) <= 2)
-            return config_schema[i].group;
+    for (int g = 0; settings_groups[g]; g++)
+        if (config_distance(group, settings_groups[g]->name) <= 2)
+            return settings_groups[g]->name;
     return NULL;
 }
 
 static void config_group_names(char *buf, size_t len)
 {
     buf[0] = '\0';
-    for (size_t i = 0; i < CONFIG_SCHEMA_N; i++)
-        if (i == 0 || strcmp(config_schema[i].group, config_schema[i - 1].group) != 0)
-            config_append(buf, len, "%s%s", i ? ", " : "", config_schema[i].group);
+    for (int g = 0; settings_groups[g]; g++)
+        config_append(buf, len, "%s%s", g ? ", " : "", settings_groups[g]->name);
+}
+
+struct config_group_listing {
+    const char *group;
+    size_t group_len;
+    char *buf;
+    size_t len;
+    int listed;
+};
+
+static int config_list_group(void *ctx, const struct setting_ref *r)
+{
+    struct config_group_listing *l = ctx;
+    if (strlen(r->group->name) == l->group_len &&
+        strncmp(r->group->name, l->group, l->group_len) == 0)
+        config_append(l->buf, l->len, "%s %s.%s", l->listed++ ? "," : "", r->group->name,
+                      r->row->name);
+    return 0;
 }
 
 static void config_unknown_setting(const char *full, char *problem, size_t len)
 {
-    const struct config_setting_desc *near = config_suggest(full);
-    if (near) {
-        snprintf(problem, len, "%s: unknown setting (did you mean '%s.%s'?)", full, near->group,
-                 near->name);
+    struct setting_ref near;
+    if (config_suggest(full, &near)) {
+        snprintf(problem, len, "%s: unknown setting (did you mean '%s.%s'?)", full,
+                 near.group->name, near.row->name);
         return;
     }
     const char *dot = strchr(full, '.');
-    size_t glen = dot ? (size_t)(dot - full) : 0;
     snprintf(problem, len, "%s: unknown setting (expected one of:", full);
-    int listed = 0;
-    for (size_t i = 0; i < CONFIG_SCHEMA_N; i++) {
-        const struct config_setting_desc *d = &config_schema[i];
-        if (glen && strlen(d->group) == glen && strncmp(d->group, full, glen) == 0)
-            config_append(problem, len, "%s %s.%s", listed++ ? "," : "", d->group, d->name);
-    }
-    if (!listed) {
+    struct config_group_listing l = {full, dot ? (size_t)(dot - full) : 0, problem, len, 0};
+    if (l.group_len)
+        settings_each(config_list_group, &l);
+    if (!l.listed) {
         char groups[256];
         config_group_names(groups, sizeof groups);
         snprintf(problem, len, "%s: unknown setting (expected GROUP.KEY with GROUP one of: %s)",
@@ -371,6 +349,8 @@ static void config_value_of(const config_setting_t *s, struct config_value *v)
         v->b = config_setting_get_bool(s);
     else if (v->type == CONFIG_TYPE_STRING)
         v->s = config_setting_get_string(s);
+    else if (v->type == CONFIG_TYPE_ARRAY || v->type == CONFIG_TYPE_LIST)
+        v->elements = s;
 }
 
 static void config_describe(const struct config_value *v, char *buf, size_t len)
@@ -401,119 +381,178 @@ static void config_describe(const struct config_value *v, char *buf, size_t len)
     }
 }
 
-static int config_type_error(const struct config_setting_desc *d, const struct config_value *v,
+static int config_type_error(const struct setting_ref *r, const struct config_value *v,
                              char *problem, size_t len)
 {
-    static const char *const expected[] = {[CONFIG_INT] = "an integer",
-                                           [CONFIG_INT64] = "an integer",
-                                           [CONFIG_DOUBLE] = "a number",
-                                           [CONFIG_BOOL] = "true or false",
-                                           [CONFIG_NAME] = "a string"};
+    static const char *const expected[] = {[SETTING_INT] = "an integer",
+                                           [SETTING_INT64] = "an integer",
+                                           [SETTING_DOUBLE] = "a number",
+                                           [SETTING_BOOL] = "true or false",
+                                           [SETTING_CHOICE] = "a string",
+                                           [SETTING_STRING] = "a string",
+                                           [SETTING_INT_LIST] = "an array of integers"};
     char got[128], names[256] = "", list[224];
     config_describe(v, got, sizeof got);
-    if (d->type == CONFIG_NAME) {
-        config_join_names(d->names ? d->names() : NULL, list, sizeof list);
+    if (r->row->type == SETTING_CHOICE) {
+        settings_names_text(r->row, list, sizeof list);
         snprintf(names, sizeof names, " (one of: %s)", list);
     }
-    snprintf(problem, len, "%s.%s: expected %s%s, got %s", d->group, d->name, expected[d->type],
-             names, got);
+    snprintf(problem, len, "%s.%s: expected %s%s, got %s", r->group->name, r->row->name,
+             expected[r->row->type], names, got);
     return -1;
 }
 
-static void config_range_text(const struct config_setting_desc *d, bool too_big, char *buf,
-                              size_t len)
+static void config_range_text(const struct setting *row, bool too_big, char *buf, size_t len)
 {
-    bool unbounded = (d->type == CONFIG_INT && d->max >= CONFIG_UNBOUNDED_INT && !too_big) ||
-                     (d->type == CONFIG_INT64 && d->max >= CONFIG_UNBOUNDED_INT64);
-    if (d->type == CONFIG_DOUBLE)
-        snprintf(buf, len, "a number in [%.15g, %.15g]", d->min, d->max);
+    bool unbounded =
+        ((row->type == SETTING_INT || row->type == SETTING_INT_LIST) &&
+         row->max >= SETTING_UNBOUNDED_INT && !too_big) ||
+        (row->type == SETTING_INT64 && row->max >= SETTING_UNBOUNDED_INT64);
+    if (row->type == SETTING_DOUBLE)
+        snprintf(buf, len, "a number in [%.15g, %.15g]", row->min, row->max);
     else if (unbounded)
-        snprintf(buf, len, "an integer >= %lld", (long long)d->min);
+        snprintf(buf, len, "an integer >= %lld", (long long)row->min);
     else
-        snprintf(buf, len, "an integer in [%lld, %lld]", (long long)d->min, (long long)d->max);
+        snprintf(buf, len, "an integer in [%lld, %lld]", (long long)row->min, (long long)row->max);
 }
 
-static int config_range_error(const struct config_setting_desc *d, const char *value, bool too_big,
+static int config_range_error(const struct setting_ref *r, const char *value, bool too_big,
                               char *problem, size_t len)
 {
     char expected[96];
-    config_range_text(d, too_big, expected, sizeof expected);
-    snprintf(problem, len, "%s.%s: %s is out of range (expected %s)", d->group, d->name, value,
-             expected);
+    config_range_text(r->row, too_big, expected, sizeof expected);
+    snprintf(problem, len, "%s.%s: %s is out of range (expected %s)", r->group->name,
+             r->row->name, value, expected);
     return -1;
 }
 
-static int config_store_int(const struct config_setting_desc *d, const struct config_value *v,
-                            struct sim_config *cfg, char *problem, size_t len)
+static bool config_is_int(const struct config_value *v)
 {
-    if (v->type != CONFIG_TYPE_INT && v->type != CONFIG_TYPE_INT64)
-        return config_type_error(d, v, problem, len);
-    if ((double)v->i < d->min || (double)v->i > d->max) {
-        char value[32];
-        snprintf(value, sizeof value, "%lld", v->i);
-        return config_range_error(d, value, (double)v->i > d->max, problem, len);
-    }
-    if (d->type == CONFIG_INT)
-        *(int *)config_field(cfg, d) = (int)v->i;
+    return v->type == CONFIG_TYPE_INT || v->type == CONFIG_TYPE_INT64;
+}
+
+/* An integer within the row's range, or the problem. */
+static int config_check_int(const struct setting_ref *r, long long i, char *problem, size_t len)
+{
+    if ((double)i >= r->row->min && (double)i <= r->row->max)
+        return 0;
+    char value[32];
+    snprintf(value, sizeof value, "%lld", i);
+    return config_range_error(r, value, (double)i > r->row->max, problem, len);
+}
+
+static int config_store_int(const struct setting_ref *r, const struct config_value *v, char *field,
+                            char *problem, size_t len)
+{
+    if (!config_is_int(v))
+        return config_type_error(r, v, problem, len);
+    if (config_check_int(r, v->i, problem, len))
+        return -1;
+    if (r->row->type == SETTING_INT)
+        *(int *)field = (int)v->i;
     else
-        *(int64_t *)config_field(cfg, d) = (int64_t)v->i;
+        *(int64_t *)field = (int64_t)v->i;
     return 0;
 }
 
-static int config_store_double(const struct config_setting_desc *d, const struct config_value *v,
-                               struct sim_config *cfg, char *problem, size_t len)
+static int config_store_double(const struct setting_ref *r, const struct config_value *v,
+                               char *field, char *problem, size_t len)
 {
     double x;
     char value[40];
     if (v->type == CONFIG_TYPE_FLOAT) {
         x = v->f;
         snprintf(value, sizeof value, "%.15g", x);
-    } else if (v->type == CONFIG_TYPE_INT || v->type == CONFIG_TYPE_INT64) {
+    } else if (config_is_int(v)) {
         x = (double)v->i;
         snprintf(value, sizeof value, "%lld", v->i);
     } else {
-        return config_type_error(d, v, problem, len);
+        return config_type_error(r, v, problem, len);
     }
-    if (!isfinite(x) || x < d->min || x > d->max)
-        return config_range_error(d, value, !(x < d->min), problem, len);
-    *(double *)config_field(cfg, d) = x;
+    if (!isfinite(x) || x < r->row->min || x > r->row->max)
+        return config_range_error(r, value, !(x < r->row->min), problem, len);
+    *(double *)field = x;
     return 0;
 }
 
-static int config_store_name(const struct config_setting_desc *d, const struct config_value *v,
-                             struct sim_config *cfg, char *problem, size_t len)
+static int config_store_choice(const struct setting_ref *r, const struct config_value *v,
+                               char *field, char *problem, size_t len)
 {
     if (v->type != CONFIG_TYPE_STRING)
-        return config_type_error(d, v, problem, len);
-    const char *const *names = d->names ? d->names() : NULL;
-    if (!config_name_allowed(names, v->s) || strlen(v->s) >= CONFIG_NAME_LEN) {
+        return config_type_error(r, v, problem, len);
+    int index = settings_choice_index(r->row, v->s);
+    if (index < 0) {
         char list[256];
-        config_join_names(names, list, sizeof list);
-        snprintf(problem, len, "%s.%s: unknown value '%.64s' (expected one of: %s)", d->group,
-                 d->name, v->s, list);
+        settings_names_text(r->row, list, sizeof list);
+        snprintf(problem, len, "%s.%s: unknown value '%.64s' (expected one of: %s)",
+                 r->group->name, r->row->name, v->s, list);
         return -1;
     }
-    snprintf((char *)config_field(cfg, d), CONFIG_NAME_LEN, "%s", v->s);
+    *(int *)field = index;
     return 0;
 }
 
-/* Checks a value against its schema row and stores it; returns 0 or -1 with the problem. */
-static int config_store(const struct config_setting_desc *d, const struct config_value *v,
+static int config_store_string(const struct setting_ref *r, const struct config_value *v,
+                               char *field, char *problem, size_t len)
+{
+    if (v->type != CONFIG_TYPE_STRING)
+        return config_type_error(r, v, problem, len);
+    if (strlen(v->s) >= SETTING_STRING_LEN) {
+        snprintf(problem, len, "%s.%s: '%.40s...' is too long (expected at most %d characters)",
+                 r->group->name, r->row->name, v->s, SETTING_STRING_LEN - 1);
+        return -1;
+    }
+    snprintf(field, SETTING_STRING_LEN, "%s", v->s);
+    return 0;
+}
+
+static int config_store_list(const struct setting_ref *r, const struct config_value *v,
+                             char *field, char *problem, size_t len)
+{
+    if (!v->elements)
+        return config_type_error(r, v, problem, len);
+    int n = config_setting_length(v->elements);
+    if (n > SETTING_LIST_MAX) {
+        snprintf(problem, len, "%s.%s: %d elements (expected at most %d)", r->group->name,
+                 r->row->name, n, SETTING_LIST_MAX);
+        return -1;
+    }
+    struct setting_int_list *list = (struct setting_int_list *)field;
+    for (int i = 0; i < n; i++) {
+        struct config_value e;
+        config_value_of(config_setting_get_elem(v->elements, i), &e);
+        if (!config_is_int(&e))
+            return config_type_error(r, v, problem, len);
+        if (config_check_int(r, e.i, problem, len))
+            return -1;
+        list->values[i] = (int)e.i;
+    }
+    list->count = n;
+    return 0;
+}
+
+/* Checks a value against its row and stores it; returns 0 or -1 with the problem. */
+static int config_store(const struct setting_ref *r, const struct config_value *v,
                         struct sim_config *cfg, char *problem, size_t len)
 {
-    switch (d->type) {
-    case CONFIG_INT:
-    case CONFIG_INT64:
-        return config_store_int(d, v, cfg, problem, len);
-    case CONFIG_DOUBLE:
-        return config_store_double(d, v, cfg, problem, len);
-    case CONFIG_BOOL:
+    char *field = (char *)cfg + r->offset;
+    switch (r->row->type) {
+    case SETTING_INT:
+    case SETTING_INT64:
+        return config_store_int(r, v, field, problem, len);
+    case SETTING_DOUBLE:
+        return config_store_double(r, v, field, problem, len);
+    case SETTING_BOOL:
         if (v->type != CONFIG_TYPE_BOOL)
-            return config_type_error(d, v, problem, len);
-        *(bool *)config_field(cfg, d) = v->b != 0;
+            return config_type_error(r, v, problem, len);
+        *(bool *)field = v->b != 0;
         return 0;
-    case CONFIG_NAME:
-        return config_store_name(d, v, cfg, problem, len);
+    case SETTING_CHOICE:
+        return config_store_choice(r, v, field, problem, len);
+    case SETTING_STRING:
+        return config_store_string(r, v, field, problem, len);
+    case SETTING_INT_LIST:
+        return config_store_list(r, v, field, problem, len);
     }
     return -1;
 }
@@ -543,11 +582,11 @@ static int config_reparse_int(const char *text, long long *out)
 }
 
 /* Corrects an integer value read by libconfig from its literal (NULL: leave it). */
-static int config_fix_int(const struct config_setting_desc *d, const char *literal,
+static int config_fix_int(const struct setting_ref *r, const char *literal,
                           struct config_value *v, char *problem, size_t len)
 {
     long long exact;
-    if (!literal || (v->type != CONFIG_TYPE_INT && v->type != CONFIG_TYPE_INT64))
+    if (!literal || !config_is_int(v))
         return 0;
     int rc = config_reparse_int(literal, &exact);
     if (rc < 0) {
@@ -555,7 +594,7 @@ static int config_fix_int(const struct config_setting_desc *d, const char *liter
         size_t n = strspn(literal, " \t");
         snprintf(value, sizeof value, "%.*s",
                  (int)strspn(literal + n, "+-0123456789abcdefxABCDEFX"), literal + n);
-        return config_range_error(d, value, true, problem, len);
+        return config_range_error(r, value, true, problem, len);
     }
     if (rc == 0 && exact != v->i) {
         v->i = exact;
@@ -599,8 +638,8 @@ static int config_walk_setting(struct config_loader *ld, const char *group, conf
 {
     char problem[CONFIG_PROBLEM_LEN], full[160];
     const char *name = config_setting_name(s);
-    const struct config_setting_desc *d = config_find(group, name);
-    if (!d) {
+    struct setting_ref r;
+    if (settings_find(group, name, &r)) {
         snprintf(full, sizeof full, "%s.%.64s", group, name);
         config_unknown_setting(full, problem, sizeof problem);
         return config_fail_at(ld, s, problem);
@@ -610,10 +649,10 @@ static int config_walk_setting(struct config_loader *ld, const char *group, conf
     const char *file = config_setting_source_file(s);
     int line = (int)config_setting_source_line(s);
     const char *literal = file ? NULL : config_file_literal(ld->text, line, name);
-    if (config_fix_int(d, literal, &v, problem, sizeof problem) ||
-        config_store(d, &v, ld->cfg, problem, sizeof problem))
+    if (config_fix_int(&r, literal, &v, problem, sizeof problem) ||
+        config_store(&r, &v, ld->cfg, problem, sizeof problem))
         return config_fail_at(ld, s, problem);
-    ld->origin[config_row_index(d)] = (struct config_origin){file ? file : ld->path, line, NULL};
+    config_remember(ld, &r, (struct config_origin){0, file ? file : ld->path, line, NULL});
     return 0;
 }
 
@@ -621,7 +660,7 @@ static int config_walk_group(struct config_loader *ld, config_setting_t *g)
 {
     char problem[CONFIG_PROBLEM_LEN], got[128];
     const char *name = config_setting_name(g);
-    if (!config_is_group(name)) {
+    if (!settings_is_group(name)) {
         if (config_setting_is_group(g))
             config_unknown_group(name, problem, sizeof problem);
         else
@@ -660,6 +699,7 @@ static void config_set_name(struct sim_config *cfg, const char *path)
     config_name_from_path(path, cfg->name, sizeof cfg->name);
     snprintf(cfg->path, sizeof cfg->path, "%s", path);
 }
+
 
 static int config_load_file(struct config_loader *ld, const char *path)
 {
@@ -753,8 +793,8 @@ static int config_override_key(const char *arg, const char *eq, char *key, size_
     return 0;
 }
 
-/* Stores VALUE into setting d; returns 0 or -1 with the problem. */
-static int config_override_value(struct config_loader *ld, const struct config_setting_desc *d,
+/* Stores VALUE into setting r; returns 0 or -1 with the problem. */
+static int config_override_value(struct config_loader *ld, const struct setting_ref *r,
                                  const char *value, char *problem, size_t len)
 {
     config_t scratch;
@@ -764,7 +804,7 @@ static int config_override_value(struct config_loader *ld, const struct config_s
     value += strspn(value, " \t");
     config_parse_value(&scratch, value, &v, bare, sizeof bare);
     int rc =
-        config_fix_int(d, value, &v, problem, len) || config_store(d, &v, ld->cfg, problem, len)
+        config_fix_int(r, value, &v, problem, len) || config_store(r, &v, ld->cfg, problem, len)
             ? -1
             : 0;
     config_destroy(&scratch);
@@ -780,14 +820,14 @@ static int config_apply_override(struct config_loader *ld, const char *arg)
                  "--set %.200s: expected KEY=VALUE with KEY like traffic.load", arg);
         return -1;
     }
-    const struct config_setting_desc *d = config_find_full(key);
+    struct setting_ref r;
     int rc = -1;
-    if (!d)
+    if (settings_find_full(key, &r))
         config_unknown_setting(key, problem, sizeof problem);
     else
-        rc = config_override_value(ld, d, eq + 1, problem, sizeof problem);
+        rc = config_override_value(ld, &r, eq + 1, problem, sizeof problem);
     if (rc == 0)
-        ld->origin[config_row_index(d)] = (struct config_origin){NULL, 0, arg};
+        config_remember(ld, &r, (struct config_origin){0, NULL, 0, arg});
     else
         snprintf(ld->err, CONFIG_ERROR_LEN, "--set %.200s: %s", arg, problem);
     return rc;
@@ -799,38 +839,17 @@ static void config_fill_defaults(struct sim_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     snprintf(cfg->name, sizeof cfg->name, "default");
-    for (size_t i = 0; i < CONFIG_SCHEMA_N; i++) {
-        const struct config_setting_desc *d = &config_schema[i];
-        void *field = config_field(cfg, d);
-        switch (d->type) {
-        case CONFIG_INT:
-            *(int *)field = (int)d->def;
-            break;
-        case CONFIG_INT64:
-            *(int64_t *)field = (int64_t)d->def;
-            break;
-        case CONFIG_DOUBLE:
-            *(double *)field = d->def;
-            break;
-        case CONFIG_BOOL:
-            *(bool *)field = d->def != 0;
-            break;
-        case CONFIG_NAME:
-            snprintf((char *)field, CONFIG_NAME_LEN, "%s", d->def_name);
-            break;
-        }
-    }
+    settings_fill_defaults(cfg);
 }
 
 /* vcs.local/global = 0 become what the routing's ladder needs. */
 static void config_resolve_vcs(struct sim_config *cfg)
 {
-    const struct routing_ops *ops = routing_find(cfg->routing.mechanism);
-    if (!ops)
+    if (cfg->routing.mechanism < 0 || cfg->routing.mechanism >= routing_count())
         return;
     struct vc_ladder ladder;
     memset(&ladder, 0, sizeof ladder);
-    ops->ladder(cfg, &ladder);
+    routing_registry[cfg->routing.mechanism]->ladder(cfg, &ladder);
     if (cfg->vcs.local == 0)
         cfg->vcs.local = ladder.local_vcs;
     if (cfg->vcs.global == 0)
@@ -843,16 +862,27 @@ void config_set_defaults(struct sim_config *cfg)
     config_resolve_vcs(cfg);
 }
 
+/* The place a setting was written, or NULL. */
+static const struct config_origin *config_origin_of(const struct config_origin *origin,
+                                                    int n_origins, const char *key)
+{
+    struct setting_ref r;
+    if (!key || settings_find_full(key, &r))
+        return NULL;
+    for (int i = 0; i < n_origins; i++)
+        if (origin[i].offset == r.offset)
+            return &origin[i];
+    return NULL;
+}
+
 /* Reports a problem of setting `key`, located where `key` (or else `alt`) was set. */
 static int config_report(const struct sim_config *cfg, const struct config_origin *origin,
-                         const char *key, const char *alt, char *err, const char *fmt, ...)
+                         int n_origins, const char *key, const char *alt, char *err,
+                         const char *fmt, ...)
 {
-    const struct config_origin *o = NULL;
-    for (int k = 0; k < 2 && origin && !o; k++) {
-        const struct config_setting_desc *d = config_find_full(k ? alt : key);
-        if (d && (origin[config_row_index(d)].set || origin[config_row_index(d)].file))
-            o = &origin[config_row_index(d)];
-    }
+    const struct config_origin *o = config_origin_of(origin, n_origins, key);
+    if (!o)
+        o = config_origin_of(origin, n_origins, alt);
     char where[360];
     if (o && o->set)
         snprintf(where, sizeof where, "--set %.300s", o->set);
@@ -869,143 +899,163 @@ static int config_report(const struct sim_config *cfg, const struct config_origi
     return -1;
 }
 
-/* Every setting within its own range (configs filled by hand may not be). */
-static int config_check_rows(const struct sim_config *cfg, const struct config_origin *origin,
-                             char *err)
+/* What the checks below see: the config and where its settings were written. */
+struct config_checker {
+    const struct sim_config *cfg;
+    const struct config_origin *origin;
+    int n_origins;
+    char *err;
+};
+
+/* A value stored in the config, as libconfig would have read it. */
+static void config_value_stored(const struct sim_config *cfg, const struct setting_ref *r,
+                                struct config_value *v)
 {
-    struct sim_config scratch;
-    char problem[CONFIG_PROBLEM_LEN], key[96];
-    for (size_t i = 0; i < CONFIG_SCHEMA_N; i++) {
-        const struct config_setting_desc *d = &config_schema[i];
-        const void *field = config_cfield(cfg, d);
-        struct config_value v = {.type = CONFIG_TYPE_INT64};
-        if (d->type == CONFIG_INT)
-            v.i = *(const int *)field;
-        else if (d->type == CONFIG_INT64)
-            v.i = *(const int64_t *)field;
-        else if (d->type == CONFIG_DOUBLE)
-            v = (struct config_value){.type = CONFIG_TYPE_FLOAT, .f = *(const double *)field};
-        else if (d->type == CONFIG_BOOL)
-            continue;
-        else if (!memchr(field, '\0', CONFIG_NAME_LEN))
-            v = (struct config_value){.type = CONFIG_TYPE_STRING, .s = "(unterminated)"};
-        else
-            v = (struct config_value){.type = CONFIG_TYPE_STRING, .s = field};
-        if (config_store(d, &v, &scratch, problem, sizeof problem)) {
-            config_full_name(d, key, sizeof key);
-            /* the problem starts with the key already */
-            return config_report(cfg, origin, key, key, err, "%s", problem + strlen(key) + 2);
-        }
+    const char *field = (const char *)settings_value(cfg, r);
+    memset(v, 0, sizeof *v);
+    v->type = CONFIG_TYPE_INT64;
+    switch (r->row->type) {
+    case SETTING_INT:
+    case SETTING_CHOICE:
+        v->i = *(const int *)field;
+        break;
+    case SETTING_INT64:
+        v->i = *(const int64_t *)field;
+        break;
+    case SETTING_DOUBLE:
+        v->type = CONFIG_TYPE_FLOAT;
+        v->f = *(const double *)field;
+        break;
+    case SETTING_BOOL:
+        v->type = CONFIG_TYPE_BOOL;
+        v->b = *(const bool *)field;
+        break;
+    case SETTING_STRING:
+        v->type = CONFIG_TYPE_STRING;
+        v->s = memchr(field, '\0', SETTING_STRING_LEN) ? field : "(unterminated)";
+        break;
+    case SETTING_INT_LIST:
+        break;
     }
-    return 0;
 }
 
-static int config_check_radix(const struct sim_config *cfg, const struct config_origin *origin,
-                              char *err)
+/* One setting within its own range (configs filled by hand may not be). */
+static int config_check_row(void *ctx, const struct setting_ref *r)
 {
-    /* In 64 bits: each term may be as large as INT_MAX. */
-    long long radix = (long long)cfg->topology.p + cfg->topology.a - 1 + cfg->topology.h;
-    if (radix <= TOPOLOGY_MAX_RADIX)
+    struct config_checker *c = ctx;
+    char problem[CONFIG_PROBLEM_LEN], key[96];
+    settings_full_name(r, key, sizeof key);
+    if (r->row->type == SETTING_CHOICE) {
+        int index = *(const int *)settings_value(c->cfg, r), n = 0;
+        for (const char *const *names = settings_choices(r->row); names[n]; n++)
+            ;
+        if (index >= 0 && index < n)
+            return 0;
+        char list[256];
+        settings_names_text(r->row, list, sizeof list);
+        return config_report(c->cfg, c->origin, c->n_origins, key, key, c->err,
+                             "value %d is not one of the %d names (expected one of: %s)", index,
+                             n, list);
+    }
+    if (r->row->type == SETTING_INT_LIST) {
+        const struct setting_int_list *l = settings_value(c->cfg, r);
+        for (int i = 0; i < l->count && i < SETTING_LIST_MAX; i++)
+            if (config_check_int(r, l->values[i], problem, sizeof problem))
+                return config_report(c->cfg, c->origin, c->n_origins, key, key, c->err, "%s",
+                                     problem + strlen(key) + 2);
+        if (l->count >= 0 && l->count <= SETTING_LIST_MAX)
+            return 0;
+        return config_report(c->cfg, c->origin, c->n_origins, key, key, c->err,
+                             "%d elements (expected 0 to %d)", l->count, SETTING_LIST_MAX);
+    }
+    struct config_value v;
+    struct sim_config scratch;
+    config_value_stored(c->cfg, r, &v);
+    if (config_store(r, &v, &scratch, problem, sizeof problem) == 0)
         return 0;
-    return config_report(cfg, origin, "topology.h", "topology.a", err,
-                         "router radix p + a - 1 + h = %lld is too large (expected p + a - 1 + "
-                         "h <= %d)",
-                         radix, TOPOLOGY_MAX_RADIX);
+    /* the problem starts with the key already */
+    return config_report(c->cfg, c->origin, c->n_origins, key, key, c->err, "%s",
+                         problem + strlen(key) + 2);
 }
 
-static int config_check_buffers(const struct sim_config *cfg, const struct config_origin *origin,
-                                char *err)
+/* The checks that tables declare (a topology's radix, a pattern's parameters, ...). */
+static int config_check_table(void *ctx, const struct setting_ref *r)
 {
+    struct config_checker *c = ctx;
+    if (r->row != &r->table->rows[0] || !r->table->check)
+        return 0; /* once per table */
+    struct setting_issue issue = {0};
+    if (r->table->check(c->cfg, settings_params(c->cfg, r->table), &issue) == 0)
+        return 0;
+    return config_report(c->cfg, c->origin, c->n_origins, issue.key, issue.alt, c->err, "%s",
+                         issue.text);
+}
+
+static int config_check_buffers(const struct config_checker *c)
+{
+    const struct sim_config *cfg = c->cfg;
     static const char *const keys[] = {"buffers.local", "buffers.global", "buffers.injection",
                                        "buffers.output"};
     const int sizes[] = {cfg->buffers.local, cfg->buffers.global, cfg->buffers.injection,
                          cfg->buffers.output};
     for (int i = 0; i < 4; i++)
         if (sizes[i] < cfg->traffic.packet_size)
-            return config_report(cfg, origin, keys[i], "traffic.packet_size", err,
+            return config_report(cfg, c->origin, c->n_origins, keys[i], "traffic.packet_size",
+                                 c->err,
                                  "%d phits cannot hold one packet of traffic.packet_size = %d "
                                  "phits (expected %s >= traffic.packet_size)",
                                  sizes[i], cfg->traffic.packet_size, keys[i]);
     return 0;
 }
 
-static int config_check_vcs(const struct sim_config *cfg, const struct config_origin *origin,
-                            char *err)
+static int config_check_vcs(const struct config_checker *c)
 {
-    const struct routing_ops *ops = routing_find(cfg->routing.mechanism);
+    const struct sim_config *cfg = c->cfg;
+    const struct routing_ops *ops = routing_registry[cfg->routing.mechanism];
     struct vc_ladder ladder;
-    if (!ops)
-        return 0; /* config_check_rows reported it */
     memset(&ladder, 0, sizeof ladder);
     ops->ladder(cfg, &ladder);
     if (cfg->vcs.local < ladder.local_vcs)
-        return config_report(cfg, origin, "vcs.local", "routing.mechanism", err,
-                             "routing '%s' needs at least %d local VCs (got %d)", ops->name,
-                             ladder.local_vcs, cfg->vcs.local);
+        return config_report(cfg, c->origin, c->n_origins, "vcs.local", "routing.mechanism",
+                             c->err, "routing '%s' needs at least %d local VCs (got %d)",
+                             ops->name, ladder.local_vcs, cfg->vcs.local);
     if (cfg->vcs.global < ladder.global_vcs)
-        return config_report(cfg, origin, "vcs.global", "routing.mechanism", err,
-                             "routing '%s' needs at least %d global VCs (got %d)", ops->name,
-                             ladder.global_vcs, cfg->vcs.global);
+        return config_report(cfg, c->origin, c->n_origins, "vcs.global", "routing.mechanism",
+                             c->err, "routing '%s' needs at least %d global VCs (got %d)",
+                             ops->name, ladder.global_vcs, cfg->vcs.global);
     return 0;
-}
-
-/* ADV+i with i a multiple of the group count would send every packet to its own group. */
-static int config_check_offset(const struct sim_config *cfg, const struct config_origin *origin,
-                               char *err)
-{
-    long long groups = (long long)cfg->topology.a * cfg->topology.h + 1;
-    if (strcmp(cfg->traffic.pattern, "adversarial") != 0 || cfg->traffic.offset % groups != 0)
-        return 0;
-    return config_report(cfg, origin, "traffic.offset", "traffic.pattern", err,
-                         "%d is a multiple of the %lld groups, so adversarial traffic would "
-                         "stay in its own group (expected an offset that is not a multiple of "
-                         "a*h + 1)",
-                         cfg->traffic.offset, groups);
-}
-
-/* A mechanism that reads routing.global_policy accepts only the policies it implements. */
-static int config_check_policy(const struct sim_config *cfg, const struct config_origin *origin,
-                               char *err)
-{
-    const struct routing_ops *ops = routing_find(cfg->routing.mechanism);
-    if (!ops || !ops->global_policies ||
-        config_name_allowed(ops->global_policies, cfg->routing.global_policy))
-        return 0;
-    char allowed[256] = "";
-    config_join_names(ops->global_policies, allowed, sizeof allowed);
-    return config_report(cfg, origin, "routing.global_policy", "routing.mechanism", err,
-                         "routing '%s' has no global policy '%s' (expected one of: %s)", ops->name,
-                         cfg->routing.global_policy, allowed);
 }
 
 /* In a healthy network nothing moves for at most a router pipeline plus two packet times
  * while no event is pending; a shorter watchdog would report deadlocks that are not. */
-static int config_check_watchdog(const struct sim_config *cfg, const struct config_origin *origin,
-                                 char *err)
+static int config_check_watchdog(const struct config_checker *c)
 {
+    const struct sim_config *cfg = c->cfg;
     long long minimum = (long long)cfg->router.latency + 2LL * cfg->traffic.packet_size + 1;
     if (cfg->sim.deadlock_cycles >= minimum)
         return 0;
-    return config_report(cfg, origin, "sim.deadlock_cycles", "router.latency", err,
+    return config_report(cfg, c->origin, c->n_origins, "sim.deadlock_cycles", "router.latency",
+                         c->err,
                          "%lld cycles is shorter than a healthy pause (expected at least "
                          "router.latency + 2 * traffic.packet_size + 1 = %lld)",
                          (long long)cfg->sim.deadlock_cycles, minimum);
 }
 
-static int config_check(const struct sim_config *cfg, const struct config_origin *origin, char *err)
+static int config_check(const struct sim_config *cfg, const struct config_origin *origin,
+                        int n_origins, char *err)
 {
+    struct config_checker c = {cfg, origin, n_origins, err};
     err[0] = '\0';
-    if (config_check_rows(cfg, origin, err) || config_check_radix(cfg, origin, err) ||
-        config_check_buffers(cfg, origin, err) || config_check_vcs(cfg, origin, err) ||
-        config_check_policy(cfg, origin, err) || config_check_watchdog(cfg, origin, err) ||
-        config_check_offset(cfg, origin, err))
+    if (settings_each(config_check_row, &c) || config_check_buffers(&c) ||
+        settings_each(config_check_table, &c) || config_check_vcs(&c) ||
+        config_check_watchdog(&c))
         return -1;
     return 0;
 }
 
 int config_validate(const struct sim_config *cfg, char err[CONFIG_ERROR_LEN])
 {
-    int rc = config_check(cfg, NULL, err);
+    int rc = config_check(cfg, NULL, 0, err);
     text_one_line(err, CONFIG_ERROR_LEN);
     return rc;
 }
@@ -1013,21 +1063,25 @@ int config_validate(const struct sim_config *cfg, char err[CONFIG_ERROR_LEN])
 int config_load(const char *path, const char *const *overrides, int n_overrides,
                 struct sim_config *cfg, char err[CONFIG_ERROR_LEN])
 {
-    struct config_loader ld;
-    memset(&ld, 0, sizeof ld);
-    ld.cfg = cfg;
-    ld.err = err;
+    struct config_loader *ld = calloc(1, sizeof *ld);
+    if (!ld) {
+        snprintf(err, CONFIG_ERROR_LEN, "out of memory");
+        return -1;
+    }
+    ld->cfg = cfg;
+    ld->err = err;
     err[0] = '\0';
     config_fill_defaults(cfg);
-    config_init(&ld.file);
-    int rc = path ? config_load_file(&ld, path) : 0;
+    config_init(&ld->file);
+    int rc = path ? config_load_file(ld, path) : 0;
     for (int i = 0; rc == 0 && i < n_overrides; i++)
-        rc = config_apply_override(&ld, overrides[i]);
+        rc = config_apply_override(ld, overrides[i]);
     if (rc == 0) {
         config_resolve_vcs(cfg);
-        rc = config_check(cfg, ld.origin, err);
+        rc = config_check(cfg, ld->origin, ld->n_origins, err);
     }
-    config_destroy(&ld.file);
+    config_destroy(&ld->file);
+    free(ld);
     text_one_line(err, CONFIG_ERROR_LEN);
     return rc;
 }

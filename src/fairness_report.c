@@ -1,8 +1,11 @@
 /* fairness_report: text summary of the fairness figures of one run. */
 #include "fairness_report.h"
 
+#include "arbiter.h"
 #include "config.h"
+#include "routing.h"
 #include "stats.h"
+#include "traffic.h"
 
 /* One bar of '#' per router, scaled to the most served router of group 0. */
 static void fairness_report_bar(FILE *out, double load, double max_load)
@@ -16,8 +19,8 @@ void fairness_report_print(FILE *out, const struct sim_config *cfg, const struct
 {
     const struct fairness *f = &res->fairness;
     fprintf(out, "fairness (%s routing, %s arbiter%s, %s traffic at offered %.3f)\n",
-            cfg->routing.mechanism, cfg->router.arbiter,
-            cfg->router.transit_priority ? " + transit priority" : "", cfg->traffic.pattern,
+            routing_of(cfg)->name, arbiter_of(cfg)->name,
+            cfg->router.transit_priority ? " + transit priority" : "", pattern_of(cfg)->name,
             res->offered);
     fprintf(out, "  min injected load  %.4f phits/node/cycle (%.1f%% of offered)\n",
             f->min_injected_load, f->min_injected_pct_of_offered);

@@ -15,6 +15,7 @@
 #include "progress.h"
 #include "result_json.h"
 #include "routing.h"
+#include "settings_cli.h"
 #include "sim.h"
 #include "stats.h"
 #include "sweep_cli.h"
@@ -48,12 +49,15 @@ static void main_help(void)
 {
     fputs(main_synopsis, stdout);
     fputs(sweep_cli_synopsis, stdout); /* sweep, merge, saturation: src/sweep/sweep_cli.c */
+    fputs(settings_cli_synopsis, stdout);
     fputs("\n"
           "Commands:\n"
           "  run     simulate one point of CONFIG (a libconfig file, e.g. conf/default.cfg),\n"
           "          write its JSON result and print a summary\n"
           "  info    print the network size, the routing's VC needs and the theoretical\n"
           "          bounds of CONFIG (SPEC section 9), without simulating\n"
+          "  settings  print every setting with its default as a config file, or with\n"
+          "          --markdown as the README's table\n"
           "\n"
           "Options:\n"
           "  -o, --output FILE     where `run` writes the result (default\n"
@@ -243,11 +247,9 @@ static int main_output_path(const struct cli *cli, const struct sim_config *cfg,
 static void main_print_summary(const struct sim_config *cfg, const struct result *res,
                                const char *out)
 {
-    printf("%s: %d groups, %d routers, %d nodes, radix %d (p=%d a=%d h=%d); %s routing, %s "
-           "traffic\n",
+    printf("%s: %d groups, %d routers, %d nodes, radix %d (%s); %s routing, %s traffic\n",
            cfg->path[0] ? cfg->path : cfg->name, res->groups, res->routers, res->nodes, res->radix,
-           cfg->topology.p, cfg->topology.a, cfg->topology.h, cfg->routing.mechanism,
-           cfg->traffic.pattern);
+           res->shape, routing_of(cfg)->name, pattern_of(cfg)->name);
     printf("  load      offered %.4f  injected %.4f  accepted %.4f  (phits/node/cycle)\n",
            res->offered, res->injected, res->accepted);
     printf("  latency   mean %.1f  p99 %.0f  max %.0f  (cycles)\n", res->latency_mean,
@@ -356,7 +358,7 @@ static int main_run(const struct cli *cli)
 
 static void main_print_routing(const struct sim_config *cfg)
 {
-    const struct routing_ops *ops = routing_find(cfg->routing.mechanism);
+    const struct routing_ops *ops = routing_of(cfg);
     struct vc_ladder ladder;
     memset(&ladder, 0, sizeof ladder);
     ops->ladder(cfg, &ladder);
@@ -371,13 +373,13 @@ static void main_print_routing(const struct sim_config *cfg)
 static void main_print_bounds(const struct sim_config *cfg, const struct topology *t)
 {
     struct bounds_throughput b;
-    if (bounds_throughput(cfg, &b) == 0)
+    if (bounds_throughput(cfg, t, &b) == 0)
         printf("bound      accepted load <= %.4f phits/node/cycle%s%s (%s)\n", b.load,
                b.formula ? " = " : "", b.formula ? b.formula : "", b.reason);
     else
         printf("bound      none stated by the model (SPEC section 9) for routing '%s' under "
                "pattern '%s'\n",
-               cfg->routing.mechanism, cfg->traffic.pattern);
+               routing_of(cfg)->name, pattern_of(cfg)->name);
     printf("zero-load  latency %.2f cycles under UN/MIN (minimal paths, mean over node pairs)\n",
            bounds_zero_load_latency(cfg, t));
 }
@@ -390,21 +392,19 @@ static int main_info(const struct cli *cli)
         return rc;
     struct topology t;
     char err[1024];
-    enum topology_arrangement arr = strcmp(cfg.topology.arrangement, "consecutive") == 0
-                                        ? ARRANGEMENT_CONSECUTIVE
-                                        : ARRANGEMENT_PALMTREE;
-    if (topology_build(&t, cfg.topology.p, cfg.topology.a, cfg.topology.h, arr, err,
-                       (int)sizeof err) != 0) {
+    if (topology_create(&t, &cfg, err, (int)sizeof err) != 0) {
         fprintf(stderr, "dfsim: %s\n", err);
         return EXIT_OTHER;
     }
     printf("config     %s\n", cfg.path);
-    printf("network    %d groups, %d routers, %d nodes, radix %d (p=%d, a=%d, h=%d, %s)\n",
-           t.groups, t.routers, t.nodes, t.radix, t.p, t.a, t.h, cfg.topology.arrangement);
+    printf("network    %d groups, %d routers, %d nodes, radix %d (%s, %s)\n", t.groups,
+           t.routers, t.nodes, t.radix, t.shape, topology_arrangement_names[cfg.topology.arrangement]);
     main_print_routing(&cfg);
-    printf("traffic    %s", cfg.traffic.pattern);
-    if (strcmp(cfg.traffic.pattern, "adversarial") == 0)
-        printf(" +%d", cfg.traffic.offset);
+    const struct pattern_ops *pattern = pattern_of(&cfg);
+    char detail[64] = "";
+    if (pattern->describe)
+        pattern->describe(settings_params(&cfg, pattern->settings), detail, sizeof detail);
+    printf("traffic    %s%s", pattern->name, detail);
     printf(", offered load %.4f phits/node/cycle, packets of %d phits\n", cfg.traffic.load,
            cfg.traffic.packet_size);
     main_print_bounds(&cfg, &t);
@@ -427,6 +427,8 @@ static int main_dispatch(int argc, char **argv, struct cli *cli)
     }
     if (sweep_cli_handles(first)) /* sweep, merge, saturation: src/sweep/sweep_cli.c */
         return sweep_cli_main(argc, argv);
+    if (strcmp(first, "settings") == 0)
+        return settings_cli_main(argc, argv);
     if (strcmp(first, "run") != 0 && strcmp(first, "info") != 0)
         return first[0] == '-' ? main_bad_usage("unknown option '%s'", first)
                                : main_bad_usage("unknown command '%s'", first);

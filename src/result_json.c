@@ -60,31 +60,57 @@ static bool result_json_add_number(cJSON *obj, const char *key, double value)
     return cJSON_AddNumberToObject(obj, key, value) != NULL;
 }
 
-static bool result_json_add_setting(cJSON *group, const struct config_setting_desc *d,
+static cJSON *result_json_create_int_list(const struct setting_int_list *list)
+{
+    cJSON *array = cJSON_CreateArray();
+    for (int i = 0; array && i < list->count; i++) {
+        cJSON *item = result_json_create_integer(list->values[i]);
+        if (!item || !cJSON_AddItemToArray(array, item)) {
+            cJSON_Delete(item);
+            cJSON_Delete(array);
+            return NULL;
+        }
+    }
+    return array;
+}
+
+static bool result_json_add_setting(cJSON *group, const struct setting_ref *r,
                                     const struct sim_config *cfg)
 {
-    const char *field = (const char *)cfg + d->offset;
-    int int_value;
-    int64_t int64_value;
-    double double_value;
-    bool bool_value;
-    switch (d->type) {
-    case CONFIG_INT:
-        memcpy(&int_value, field, sizeof int_value);
-        return result_json_add(group, d->name, result_json_create_integer(int_value));
-    case CONFIG_INT64:
-        memcpy(&int64_value, field, sizeof int64_value);
-        return result_json_add(group, d->name, result_json_create_integer(int64_value));
-    case CONFIG_DOUBLE:
-        memcpy(&double_value, field, sizeof double_value);
-        return result_json_add_number(group, d->name, double_value);
-    case CONFIG_BOOL:
-        memcpy(&bool_value, field, sizeof bool_value);
-        return cJSON_AddBoolToObject(group, d->name, bool_value) != NULL;
-    case CONFIG_NAME:
-        return cJSON_AddStringToObject(group, d->name, field) != NULL;
+    const char *field = settings_value(cfg, r);
+    const char *name = r->row->name;
+    switch (r->row->type) {
+    case SETTING_INT:
+        return result_json_add(group, name, result_json_create_integer(*(const int *)field));
+    case SETTING_INT64:
+        return result_json_add(group, name, result_json_create_integer(*(const int64_t *)field));
+    case SETTING_DOUBLE:
+        return result_json_add_number(group, name, *(const double *)field);
+    case SETTING_BOOL:
+        return cJSON_AddBoolToObject(group, name, *(const bool *)field) != NULL;
+    case SETTING_CHOICE:
+        return cJSON_AddStringToObject(group, name,
+                                       settings_choices(r->row)[*(const int *)field]) != NULL;
+    case SETTING_STRING:
+        return cJSON_AddStringToObject(group, name, field) != NULL;
+    case SETTING_INT_LIST:
+        return result_json_add(group, name,
+                               result_json_create_int_list((const struct setting_int_list *)field));
     }
     return false;
+}
+
+struct result_json_config {
+    cJSON *config;
+    const struct sim_config *cfg;
+};
+
+static int result_json_add_config_setting(void *ctx, const struct setting_ref *r)
+{
+    struct result_json_config *c = ctx;
+    cJSON *group = cJSON_GetObjectItemCaseSensitive(c->config, r->group->name);
+    if (!group) group = cJSON_AddObjectToObject(c->config, r->group->name);
+    return result_json_add_setting(group, r, c->cfg) ? 0 : -1;
 }
 
 /* "config": the name, then every setting of the schema grouped as in the config file. */
@@ -92,13 +118,8 @@ static bool result_json_add_config(cJSON *doc, const struct sim_config *cfg)
 {
     cJSON *config = cJSON_AddObjectToObject(doc, "config");
     bool ok = cJSON_AddStringToObject(config, "name", cfg->name) != NULL;
-    for (size_t i = 0; ok && i < config_schema_count; i++) {
-        const struct config_setting_desc *d = &config_schema[i];
-        cJSON *group = cJSON_GetObjectItemCaseSensitive(config, d->group);
-        if (!group) group = cJSON_AddObjectToObject(config, d->group);
-        ok = result_json_add_setting(group, d, cfg);
-    }
-    return ok;
+    struct result_json_config c = {config, cfg};
+    return ok && settings_each(result_json_add_config_setting, &c) == 0;
 }
 
 static bool result_json_add_header(cJSON *doc)

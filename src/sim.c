@@ -122,24 +122,21 @@ struct sim *sim_create(const struct sim_config *cfg, char *err, int err_len)
         return NULL;
     }
     sim->cfg = cfg;
-    sim->routing = routing_find(cfg->routing.mechanism);
-    sim->arbiter = arbiter_find(cfg->router.arbiter);
-    sim->pattern = pattern_find(cfg->traffic.pattern);
-    if (!sim->routing || !sim->arbiter || !sim->pattern) {
-        snprintf(err, (size_t)err_len, "unknown routing, arbiter or pattern name");
-        free(sim);
-        return NULL;
-    }
-    enum topology_arrangement arr = strcmp(cfg->topology.arrangement, "consecutive") == 0
-                                        ? ARRANGEMENT_CONSECUTIVE
-                                        : ARRANGEMENT_PALMTREE;
-    if (topology_build(&sim->topo, cfg->topology.p, cfg->topology.a, cfg->topology.h, arr, err,
-                       err_len)) {
+    sim->routing = routing_registry[cfg->routing.mechanism];
+    sim->arbiter = arbiter_registry[cfg->router.arbiter];
+    sim->pattern = pattern_registry[cfg->traffic.pattern];
+    if (topology_create(&sim->topo, cfg, err, err_len)) {
         free(sim);
         return NULL;
     }
     sim->routing->ladder(cfg, &sim->ladder);
-    sim->global_policy = misroute_policy_parse(cfg->routing.global_policy);
+    sim->global_policy =
+        ((const struct misroute_policy_params *)settings_params(cfg, &misroute_policy_settings))
+            ->global_policy;
+    sim->routing_params = sim->routing->settings ? settings_params(cfg, sim->routing->settings)
+                                                 : NULL;
+    sim->pattern_params = sim->pattern->settings ? settings_params(cfg, sim->pattern->settings)
+                                                 : NULL;
     sim->packet_size = cfg->traffic.packet_size;
     sim->xbar_cycles = (sim->packet_size + cfg->router.speedup - 1) / cfg->router.speedup;
     sim->vcs_local = cfg->vcs.local;

@@ -2,6 +2,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,6 +162,7 @@ int stats_summarize(const struct sim *sim, struct result *res)
     res->radix = t->radix;
     res->p = t->p;
     res->a = t->a;
+    snprintf(res->shape, sizeof res->shape, "%s", t->shape);
     stats_summarize_loads(sim, res);
     stats_summarize_latency(&sim->stats, res);
     return stats_summarize_fairness(sim, res);

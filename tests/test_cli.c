@@ -263,19 +263,22 @@ static void test_cli_check_array(const cJSON *doc, const char *key, int length)
     cJSON_ArrayForEach(item, array) CU_ASSERT(cJSON_IsNumber(item));
 }
 
+static int test_cli_config_has(void *ctx, const struct setting_ref *r)
+{
+    const cJSON *group = cJSON_GetObjectItemCaseSensitive(ctx, r->group->name);
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(group, r->row->name);
+    CU_ASSERT_PTR_NOT_NULL(item);
+    if (!item)
+        fprintf(stderr, "\n  config lacks %s.%s\n", r->group->name, r->row->name);
+    return 0;
+}
+
 /* "config" holds every schema setting (nested by group), resolved. */
 static void test_cli_check_config(const cJSON *doc)
 {
     const cJSON *config = cJSON_GetObjectItemCaseSensitive(doc, "config");
     CU_ASSERT_FATAL(cJSON_IsObject(config));
-    for (size_t i = 0; i < config_schema_count; i++) {
-        const cJSON *group = cJSON_GetObjectItemCaseSensitive(config, config_schema[i].group);
-        const cJSON *item = cJSON_GetObjectItemCaseSensitive(group, config_schema[i].name);
-        CU_ASSERT_PTR_NOT_NULL(item);
-        if (!item)
-            fprintf(stderr, "\n  config lacks %s.%s\n", config_schema[i].group,
-                    config_schema[i].name);
-    }
+    settings_each(test_cli_config_has, (void *)config);
     CU_ASSERT_EQUAL(cJSON_GetNumberValue(test_cli_json_get(doc, "config.sim.measure_cycles")), 500);
     CU_ASSERT_EQUAL(cJSON_GetNumberValue(test_cli_json_get(doc, "config.vcs.local")), 2);
 }

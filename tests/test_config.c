@@ -13,6 +13,7 @@
 #include "config.h"
 #include "routing.h"
 #include "test_util.h"
+#include "text_file.h"
 #include "topology.h"
 #include "traffic.h"
 
@@ -76,27 +77,30 @@ static void test_defaults_match_spec(void)
     CU_ASSERT_EQUAL(c.sim.measure_cycles, 15000);
     CU_ASSERT_EQUAL(c.sim.seed, 1);
     CU_ASSERT_EQUAL(c.sim.deadlock_cycles, 10000);
-    CU_ASSERT(c.topology.p == 6 && c.topology.a == 12 && c.topology.h == 6);
-    CU_ASSERT_STRING_EQUAL(c.topology.arrangement, "palmtree");
+    CU_ASSERT(c.topology.p == 6 && test_setting_int(&c, "topology.a") == 12 && c.topology.h == 6);
+    CU_ASSERT_STRING_EQUAL(test_setting_name(&c, "topology.kind"), "dragonfly");
+    CU_ASSERT_STRING_EQUAL(test_setting_name(&c, "topology.arrangement"), "palmtree");
     CU_ASSERT(c.links.local_latency == 10 && c.links.global_latency == 100 &&
               c.links.injection_latency == 1);
     CU_ASSERT(c.buffers.local == 32 && c.buffers.global == 256 && c.buffers.injection == 1000 &&
               c.buffers.output == 32);
     CU_ASSERT(c.router.speedup == 2 && c.router.latency == 5 && c.router.allocator_iterations == 2);
-    CU_ASSERT_STRING_EQUAL(c.router.arbiter, "round_robin");
+    CU_ASSERT_STRING_EQUAL(test_setting_name(&c, "router.arbiter"), "round_robin");
     CU_ASSERT_FALSE(c.router.transit_priority);
     CU_ASSERT(c.vcs.local == 2 && c.vcs.global == 1 && c.vcs.injection == 3); /* MIN ladder */
-    CU_ASSERT_STRING_EQUAL(c.routing.mechanism, "min");
-    CU_ASSERT_STRING_EQUAL(c.routing.valiant_target, "group");
-    CU_ASSERT_STRING_EQUAL(c.routing.global_policy, "rrg");
-    CU_ASSERT(c.routing.pb_coef == 200 && c.routing.pb_local_threshold == 5 &&
-              c.routing.pb_global_threshold == 3);
-    CU_ASSERT(c.routing.misroute_threshold == 55 && c.routing.th_min == 0 &&
-              c.routing.global_congestion_coef == 150 &&
-              c.routing.global_congestion_threshold == 5);
-    CU_ASSERT_STRING_EQUAL(c.traffic.pattern, "uniform");
+    CU_ASSERT_STRING_EQUAL(test_setting_name(&c, "routing.mechanism"), "min");
+    CU_ASSERT_STRING_EQUAL(test_setting_name(&c, "routing.valiant_target"), "group");
+    CU_ASSERT_STRING_EQUAL(test_setting_name(&c, "routing.global_policy"), "rrg");
+    CU_ASSERT(test_setting_int(&c, "routing.pb_coef") == 200 &&
+              test_setting_int(&c, "routing.pb_local_threshold") == 5 &&
+              test_setting_int(&c, "routing.pb_global_threshold") == 3);
+    CU_ASSERT(test_setting_int(&c, "routing.misroute_threshold") == 55 &&
+              test_setting_int(&c, "routing.th_min") == 0 &&
+              test_setting_int(&c, "routing.global_congestion_coef") == 150 &&
+              test_setting_int(&c, "routing.global_congestion_threshold") == 5);
+    CU_ASSERT_STRING_EQUAL(test_setting_name(&c, "traffic.pattern"), "uniform");
     CU_ASSERT_DOUBLE_EQUAL(c.traffic.load, 0.4, 1e-12);
-    CU_ASSERT(c.traffic.offset == 1 && c.traffic.packet_size == 8);
+    CU_ASSERT(test_setting_int(&c, "traffic.offset") == 1 && c.traffic.packet_size == 8);
 }
 
 static void test_set_defaults_equals_load(void)
@@ -109,28 +113,73 @@ static void test_set_defaults_equals_load(void)
     CU_ASSERT_EQUAL(config_validate(&a, err), 0);
 }
 
-/* Every row: a unique name, a default inside its own range, a doc line. */
+struct schema_walk {
+    const struct sim_config *cfg;
+    int settings;
+    char seen[128][96];
+};
+
+/* One row: a name unique in its group, in its table's group, a default inside its own range
+ * (a choice's default among its names), a doc line (the README's table shows it), storage
+ * inside struct sim_config and, for a plug-in's table, inside its group's arena. */
+static int schema_check_row(void *ctx, const struct setting_ref *r)
+{
+    struct schema_walk *w = ctx;
+    const struct setting *row = r->row;
+    char full[96];
+    settings_full_name(r, full, sizeof full);
+    CU_ASSERT(row->name && row->name[0] && row->doc && row->doc[0]);
+    CU_ASSERT_STRING_EQUAL(r->table->group, r->group->name);
+    CU_ASSERT(r->offset < sizeof *w->cfg);
+    if (r->table->params_size) {
+        CU_ASSERT(r->group->has_arena);
+        size_t arena = r->group->offset + r->group->arena_offset;
+        CU_ASSERT(r->offset >= arena && r->offset < arena + SETTING_ARENA_BYTES);
+        CU_ASSERT(row->offset < r->table->params_size);
+    }
+    for (int k = 0; k < w->settings && k < 128; k++)
+        CU_ASSERT(strcmp(w->seen[k], full) != 0);
+    if (w->settings < 128)
+        snprintf(w->seen[w->settings], sizeof w->seen[0], "%s", full);
+    w->settings++;
+    if (row->type == SETTING_CHOICE) {
+        CU_ASSERT(settings_choice_index(row, row->def_text) >= 0);
+    } else if (row->type != SETTING_STRING && row->type != SETTING_INT_LIST) {
+        CU_ASSERT(row->def >= row->min && row->def <= row->max);
+    }
+    return 0;
+}
+
 static void test_schema_is_consistent(void)
 {
     struct sim_config c;
     config_set_defaults(&c);
-    CU_ASSERT(config_schema_count >= 37);
-    for (size_t i = 0; i < config_schema_count; i++) {
-        const struct config_setting_desc *d = &config_schema[i];
-        CU_ASSERT(d->group && d->group[0] && d->name && d->name[0] && d->doc && d->doc[0]);
-        CU_ASSERT(d->offset < sizeof c);
-        for (size_t j = 0; j < i; j++)
-            CU_ASSERT(strcmp(d->group, config_schema[j].group) != 0 ||
-                      strcmp(d->name, config_schema[j].name) != 0);
-        if (d->type == CONFIG_NAME) {
-            bool listed = false;
-            for (const char *const *n = d->names(); *n; n++)
-                listed |= strcmp(*n, d->def_name) == 0;
-            CU_ASSERT(listed);
-        } else {
-            CU_ASSERT(d->def >= d->min && d->def <= d->max);
-        }
-    }
+    struct schema_walk w = {&c, 0, {{0}}};
+    settings_each(schema_check_row, &w);
+    CU_ASSERT(w.settings >= 38);
+    CU_ASSERT(w.settings <= 128);
+}
+
+/* The README's settings table is the one the schema generates (dfsim settings --markdown). */
+static void test_readme_settings_table(void)
+{
+    size_t len;
+    char err[256];
+    char *readme = text_file_read("README.md", &len, err, sizeof err);
+    char *table = settings_markdown();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(readme);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    const char *begin = strstr(readme, "<!-- settings:begin");
+    const char *end = begin ? strstr(begin, "<!-- settings:end -->") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+    begin = strchr(begin, '\n') + 1;
+    bool same = (size_t)(end - begin) == strlen(table) && memcmp(begin, table, strlen(table)) == 0;
+    if (!same)
+        fprintf(stderr, "\n  README.md's settings table is stale: regenerate it with "
+                        "./dfsim settings --markdown\n");
+    CU_ASSERT(same);
+    free(readme);
+    free(table);
 }
 
 /* ---- values that load ---- */
@@ -153,13 +202,13 @@ static void test_overrides_apply_in_order(void)
     test_config(&c, ov, (int)(sizeof ov / sizeof ov[0]));
     CU_ASSERT_EQUAL(c.topology.h, 2);
     CU_ASSERT_DOUBLE_EQUAL(c.traffic.load, 1.0, 0); /* an integer where a number is expected */
-    CU_ASSERT_STRING_EQUAL(c.routing.mechanism, "min");
-    CU_ASSERT_STRING_EQUAL(c.traffic.pattern, "adversarial");
+    CU_ASSERT_STRING_EQUAL(test_setting_name(&c, "routing.mechanism"), "min");
+    CU_ASSERT_STRING_EQUAL(test_setting_name(&c, "traffic.pattern"), "adversarial");
     CU_ASSERT_TRUE(c.router.transit_priority);
     CU_ASSERT_EQUAL(c.sim.seed, 10000000000LL); /* 64-bit without an L suffix */
-    CU_ASSERT_EQUAL(c.traffic.offset, 2);
+    CU_ASSERT_EQUAL(test_setting_int(&c, "traffic.offset"), 2);
     CU_ASSERT_EQUAL(c.buffers.output, 64);
-    CU_ASSERT_STRING_EQUAL(c.topology.arrangement, "consecutive");
+    CU_ASSERT_STRING_EQUAL(test_setting_name(&c, "topology.arrangement"), "consecutive");
 }
 
 static void test_file_then_overrides(void)
@@ -183,9 +232,9 @@ static void test_file_then_overrides(void)
     CU_ASSERT_STRING_EQUAL(c.path, path);
     CU_ASSERT_EQUAL(c.sim.seed, 10000000000LL);
     CU_ASSERT_EQUAL(c.sim.warmup_cycles, 0);
-    CU_ASSERT(c.topology.p == 2 && c.topology.a == 4 && c.topology.h == 2);
+    CU_ASSERT(c.topology.p == 2 && test_setting_int(&c, "topology.a") == 4 && c.topology.h == 2);
     CU_ASSERT_DOUBLE_EQUAL(c.traffic.load, 0.25, 0);
-    CU_ASSERT_STRING_EQUAL(c.traffic.pattern, "adversarial_consecutive");
+    CU_ASSERT_STRING_EQUAL(test_setting_name(&c, "traffic.pattern"), "adversarial_consecutive");
     CU_ASSERT_EQUAL(c.vcs.local, 3);  /* more than needed is fine */
     CU_ASSERT_EQUAL(c.vcs.global, 1); /* 0 = what MIN needs */
     CU_ASSERT_TRUE(c.router.transit_priority);
@@ -270,7 +319,7 @@ static const struct bad_file bad_files[] = {
      "{F}:2: traffic.lod: unknown setting (did you mean 'traffic.load'?)"},
     {"traffic = { colour = 1; };\n",
      "{F}:1: traffic.colour: unknown setting (expected one of: traffic.pattern, traffic.load, "
-     "traffic.offset, traffic.packet_size)"},
+     "traffic.packet_size, traffic.offset)"},
     {"sim = { load = 0.5; };\n", "{F}:1: sim.load: unknown setting (did you mean 'traffic.load'?)"},
     {"\nload = 0.5;\n", "{F}:2: load: unknown setting (did you mean 'traffic.load'?)"},
     {"trafic = { load = 0.5; };\n", "{F}:1: trafic: unknown group (did you mean 'traffic'?)"},
@@ -617,9 +666,10 @@ static void test_cross_checks_locate_settings(void)
     test_expect_error("validate nan", config_validate(&c, err), err,
                       "traffic.load: nan is out of range");
     config_set_defaults(&c);
-    snprintf(c.routing.mechanism, sizeof c.routing.mechanism, "nope");
+    test_set_int(&c, "routing.mechanism", 99);
     test_expect_error("validate name", config_validate(&c, err), err,
-                      "routing.mechanism: unknown value 'nope'");
+                      "routing.mechanism: value 99 is not one of the 5 names (expected one of: "
+                      "min, valiant");
 }
 
 /* ---- bounds (SPEC section 9) ---- */
@@ -635,7 +685,7 @@ static double test_zero_load(int p, int a, int h)
     struct topology t;
     char err[256];
     test_config(&c, ov, 3);
-    CU_ASSERT_EQUAL_FATAL(topology_build(&t, p, a, h, ARRANGEMENT_PALMTREE, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(topology_create(&t, &c, err, sizeof err), 0);
     double latency = bounds_zero_load_latency(&c, &t);
     topology_free(&t);
     return latency;
@@ -681,14 +731,26 @@ static void test_zero_load_latency_brute_force(void)
         config_set_defaults(&c);
         c.links.local_latency = 7; /* distinct latencies make every term count */
         c.links.injection_latency = 3;
-        CU_ASSERT_EQUAL_FATAL(topology_build(&t, s[0], s[1], s[2],
-                                             s[3] ? ARRANGEMENT_CONSECUTIVE : ARRANGEMENT_PALMTREE,
-                                             err, sizeof err),
-                              0);
+        c.topology.p = s[0];
+        test_set_int(&c, "topology.a", s[1]);
+        c.topology.h = s[2];
+        c.topology.arrangement = s[3] ? ARRANGEMENT_CONSECUTIVE : ARRANGEMENT_PALMTREE;
+        CU_ASSERT_EQUAL_FATAL(topology_create(&t, &c, err, sizeof err), 0);
         CU_ASSERT_DOUBLE_EQUAL(bounds_zero_load_latency(&c, &t), test_zero_load_brute_force(&c, &t),
                                1e-9);
         topology_free(&t);
     }
+}
+
+/* The bound of the config's routing and pattern on its own network. */
+static int test_bound(const struct sim_config *c, struct bounds_throughput *b)
+{
+    struct topology t;
+    char err[256];
+    CU_ASSERT_EQUAL_FATAL(topology_create(&t, c, err, sizeof err), 0);
+    int rc = bounds_throughput(c, &t, b);
+    topology_free(&t);
+    return rc;
 }
 
 static void test_throughput_bounds(void)
@@ -697,24 +759,24 @@ static void test_throughput_bounds(void)
     struct bounds_throughput b;
     static const char *const ov[] = {"topology.p=2", "topology.a=4", "topology.h=2"};
     test_config(&c, ov, 3);
-    CU_ASSERT_EQUAL(bounds_throughput(&c, &b), 0);
+    CU_ASSERT_EQUAL(test_bound(&c, &b), 0);
     CU_ASSERT_DOUBLE_EQUAL(b.load, 1.0, 0);
-    snprintf(c.traffic.pattern, sizeof c.traffic.pattern, "adversarial");
-    CU_ASSERT_EQUAL(bounds_throughput(&c, &b), 0);
+    test_set_name(&c, "traffic.pattern", "adversarial");
+    CU_ASSERT_EQUAL(test_bound(&c, &b), 0);
     CU_ASSERT_DOUBLE_EQUAL(b.load, 1.0 / 8, 1e-12);
-    snprintf(c.traffic.pattern, sizeof c.traffic.pattern, "adversarial_consecutive");
-    CU_ASSERT_EQUAL(bounds_throughput(&c, &b), 0);
+    test_set_name(&c, "traffic.pattern", "adversarial_consecutive");
+    CU_ASSERT_EQUAL(test_bound(&c, &b), 0);
     CU_ASSERT_DOUBLE_EQUAL(b.load, 2.0 / 8, 1e-12);
     /* Valiant under UN: 1/(2 - 1/(G-1)), 0.503 for the reference network (G = 73). */
-    snprintf(c.traffic.pattern, sizeof c.traffic.pattern, "uniform");
-    snprintf(c.routing.mechanism, sizeof c.routing.mechanism, "valiant");
-    c.topology.a = 12;
+    test_set_name(&c, "traffic.pattern", "uniform");
+    test_set_name(&c, "routing.mechanism", "valiant");
+    test_set_int(&c, "topology.a", 12);
     c.topology.h = 6;
-    CU_ASSERT_EQUAL(bounds_throughput(&c, &b), 0);
+    CU_ASSERT_EQUAL(test_bound(&c, &b), 0);
     CU_ASSERT_DOUBLE_EQUAL(b.load, 1.0 / (2.0 - 1.0 / 72), 1e-12);
     CU_ASSERT(fabs(b.load - 0.503) < 0.001);
-    snprintf(c.traffic.pattern, sizeof c.traffic.pattern, "adversarial");
-    CU_ASSERT_EQUAL(bounds_throughput(&c, &b), -1); /* SPEC states none */
+    test_set_name(&c, "traffic.pattern", "adversarial");
+    CU_ASSERT_EQUAL(test_bound(&c, &b), -1); /* SPEC states none */
 }
 
 int test_config_register(void)
@@ -723,6 +785,7 @@ int test_config_register(void)
         {"defaults match SPEC", test_defaults_match_spec},
         {"config_set_defaults equals loading nothing", test_set_defaults_equals_load},
         {"schema rows are consistent", test_schema_is_consistent},
+        {"README settings table is generated from the schema", test_readme_settings_table},
         {"overrides apply in order", test_overrides_apply_in_order},
         {"file then overrides", test_file_then_overrides},
         {"shipped configs load", test_shipped_configs_load},

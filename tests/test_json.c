@@ -229,41 +229,51 @@ static void test_json_exact_integers(void)
     free(text);
 }
 
-static void check_setting(const cJSON *group, const struct config_setting_desc *d,
-                          const struct sim_config *cfg)
+struct config_check {
+    const cJSON *config;
+    const struct sim_config *cfg;
+    size_t settings;
+};
+
+/* Every setting of the schema is in its group's object, with the value of the config. */
+static int check_setting(void *ctx, const struct setting_ref *r)
 {
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(group, d->name);
-    const char *field = (const char *)cfg + d->offset;
-    int int_value;
-    int64_t int64_value;
-    double double_value;
-    bool bool_value;
+    struct config_check *c = ctx;
+    const cJSON *group = cJSON_GetObjectItemCaseSensitive(c->config, r->group->name);
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(group, r->row->name);
+    const char *field = settings_value(c->cfg, r);
     bool ok = item != NULL;
-    switch (d->type) {
-    case CONFIG_INT:
-        memcpy(&int_value, field, sizeof int_value);
-        ok = ok && cJSON_IsNumber(item) && item->valuedouble == int_value;
+    c->settings++;
+    switch (r->row->type) {
+    case SETTING_INT:
+        ok = ok && cJSON_IsNumber(item) && item->valuedouble == *(const int *)field;
         break;
-    case CONFIG_INT64:
-        memcpy(&int64_value, field, sizeof int64_value);
-        ok = ok && cJSON_IsNumber(item) && item->valuedouble == (double)int64_value;
+    case SETTING_INT64:
+        ok = ok && cJSON_IsNumber(item) && item->valuedouble == (double)*(const int64_t *)field;
         break;
-    case CONFIG_DOUBLE:
-        memcpy(&double_value, field, sizeof double_value);
-        ok = ok && cJSON_IsNumber(item) && item->valuedouble == double_value;
+    case SETTING_DOUBLE:
+        ok = ok && cJSON_IsNumber(item) && item->valuedouble == *(const double *)field;
         break;
-    case CONFIG_BOOL:
-        memcpy(&bool_value, field, sizeof bool_value);
-        ok = ok && cJSON_IsBool(item) && cJSON_IsTrue(item) == bool_value;
+    case SETTING_BOOL:
+        ok = ok && cJSON_IsBool(item) && cJSON_IsTrue(item) == *(const bool *)field;
         break;
-    case CONFIG_NAME:
+    case SETTING_CHOICE:
+        ok = ok && cJSON_IsString(item) &&
+             strcmp(item->valuestring, settings_choices(r->row)[*(const int *)field]) == 0;
+        break;
+    case SETTING_STRING:
         ok = ok && cJSON_IsString(item) && strcmp(item->valuestring, field) == 0;
+        break;
+    case SETTING_INT_LIST:
+        ok = ok && cJSON_IsArray(item) &&
+             cJSON_GetArraySize(item) == ((const struct setting_int_list *)field)->count;
         break;
     }
     if (!ok) {
-        fprintf(stderr, "\nconfig.%s.%s missing or wrong\n", d->group, d->name);
+        fprintf(stderr, "\nconfig.%s.%s missing or wrong\n", r->group->name, r->row->name);
         CU_FAIL("wrong config setting");
     }
+    return 0;
 }
 
 /* "config": the name first, then one object per schema group holding exactly the schema's
@@ -279,19 +289,15 @@ static void test_json_config(void)
     CU_ASSERT_FATAL(cJSON_IsObject(config));
     CU_ASSERT_STRING_EQUAL(cJSON_GetStringValue(config->child), "unit");
     CU_ASSERT_STRING_EQUAL(config->child->string, "name");
-    CU_ASSERT(config_schema_count > 20);
-    for (size_t i = 0; i < config_schema_count; i++) {
-        const struct config_setting_desc *d = &config_schema[i];
-        const cJSON *group = cJSON_GetObjectItemCaseSensitive(config, d->group);
-        CU_ASSERT_FATAL(cJSON_IsObject(group));
-        check_setting(group, d, &s.cfg);
-    }
+    struct config_check check = {config, &s.cfg, 0};
+    settings_each(check_setting, &check);
+    CU_ASSERT(check.settings > 20);
     size_t settings = 0;
     for (const cJSON *group = config->child->next; group; group = group->next) {
         CU_ASSERT(cJSON_IsObject(group));
         settings += (size_t)cJSON_GetArraySize(group);
     }
-    CU_ASSERT_EQUAL(settings, config_schema_count);
+    CU_ASSERT_EQUAL(settings, check.settings);
     check_number(doc, "config.traffic.load", 0.35);
     CU_ASSERT(cJSON_IsTrue(json_at(doc, "config.router.transit_priority")));
     cJSON_Delete(doc);

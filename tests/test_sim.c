@@ -138,7 +138,7 @@ static void test_min_adversarial_bound(void)
                         "sim.warmup_cycles=3000", "sim.measure_cycles=5000"};
     struct run run;
     run_config(&run, ov, (int)(sizeof ov / sizeof ov[0]));
-    double bound = 1.0 / (run.cfg.topology.a * run.cfg.topology.p);
+    double bound = 1.0 / (test_setting_int(&run.cfg, "topology.a") * run.cfg.topology.p);
     printf("\n    MIN ADV+1 accepted %.4f, bound 1/(a*p) = %.4f\n", run.res.accepted, bound);
     CU_ASSERT(run.res.accepted <= bound * 1.05);
     CU_ASSERT(run.res.accepted >= bound * 0.95);
@@ -156,7 +156,8 @@ static void test_min_consecutive_bound(void)
                         "sim.warmup_cycles=3000", "sim.measure_cycles=5000"};
     struct run run;
     run_config(&run, ov, (int)(sizeof ov / sizeof ov[0]));
-    double bound = (double)run.cfg.topology.h / (run.cfg.topology.a * run.cfg.topology.p);
+    double bound =
+        (double)run.cfg.topology.h / (test_setting_int(&run.cfg, "topology.a") * run.cfg.topology.p);
     printf("\n    MIN ADVc accepted %.4f, bound h/(a*p) = %.4f\n", run.res.accepted, bound);
     CU_ASSERT(run.res.accepted <= bound * 1.01);
     CU_ASSERT(run.res.accepted >= bound * 0.84);

@@ -19,6 +19,47 @@ void test_config(struct sim_config *cfg, const char *const *overrides, int n)
     CU_FAIL_FATAL("test_config: invalid overrides (message above)");
 }
 
+static struct setting_ref test_setting(const char *full)
+{
+    struct setting_ref r;
+    if (settings_find_full(full, &r) != 0) {
+        fprintf(stderr, "\ntest_setting: no setting %s\n", full);
+        abort();
+    }
+    return r;
+}
+
+int test_setting_int(const struct sim_config *cfg, const char *full)
+{
+    struct setting_ref r = test_setting(full);
+    return *(const int *)settings_value(cfg, &r);
+}
+
+const char *test_setting_name(const struct sim_config *cfg, const char *full)
+{
+    struct setting_ref r = test_setting(full);
+    if (r.row->type == SETTING_STRING)
+        return settings_value(cfg, &r);
+    return settings_choices(r.row)[*(const int *)settings_value(cfg, &r)];
+}
+
+void test_set_int(struct sim_config *cfg, const char *full, int value)
+{
+    struct setting_ref r = test_setting(full);
+    *(int *)((char *)cfg + r.offset) = value;
+}
+
+void test_set_name(struct sim_config *cfg, const char *full, const char *name)
+{
+    struct setting_ref r = test_setting(full);
+    int index = settings_choice_index(r.row, name);
+    if (index < 0) {
+        fprintf(stderr, "\ntest_set_name: %s has no value %s\n", full, name);
+        abort();
+    }
+    *(int *)((char *)cfg + r.offset) = index;
+}
+
 /* Appends what fits of `chunk` to out; the rest is read and dropped so the child never
  * blocks on a full pipe. */
 static void test_append(char *out, int out_len, int *used, const char *chunk, size_t n)

@@ -24,6 +24,13 @@ int test_sweep_register(void);
  * validated; aborts the test run on error. */
 void test_config(struct sim_config *cfg, const char *const *overrides, int n);
 
+/* A setting of cfg by its full name ("routing.pb_coef"): an integer (a choice's index), or a
+ * choice's name; setting one by name or integer. Abort the test on an unknown name. */
+int test_setting_int(const struct sim_config *cfg, const char *full);
+const char *test_setting_name(const struct sim_config *cfg, const char *full);
+void test_set_int(struct sim_config *cfg, const char *full, int value);
+void test_set_name(struct sim_config *cfg, const char *full, const char *name);
+
 /* Runs a command line through /bin/sh, captures stdout+stderr into out (NUL-terminated,
  * truncated to out_len) and returns the exit status (or -1 if it did not exit normally). */
 int test_run_command(const char *command, char *out, int out_len);

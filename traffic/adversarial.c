@@ -1,7 +1,28 @@
 /* adversarial (ADV+i) and adversarial_consecutive (ADVc): every packet leaves the group, to a
  * random node of group g+i, or of one of the h groups g+1..g+h that router a-1 is linked to. */
+#include <stdio.h>
+
+#include "bounds.h"
+#include "config.h"
 #include "sim.h"
 #include "traffic.h"
+
+struct adversarial_params {
+    int offset;
+};
+
+/* ADV+i with i a multiple of the group count would send every packet to its own group. */
+static int adversarial_check(const struct sim_config *cfg, const void *params,
+                             struct setting_issue *issue);
+
+static const struct setting adversarial_rows[] = {
+    SETTING_INT_ROW(struct adversarial_params, "offset", offset, 1, 1, SETTING_UNBOUNDED_INT,
+                    "destination group offset i (ADV+i)"),
+};
+
+static const struct setting_table adversarial_settings = {
+    "traffic", "adversarial", adversarial_rows, 1, sizeof(struct adversarial_params),
+    adversarial_check};
 
 static uint32_t node_in_group(const struct topology *t, int group, struct rng *rng)
 {
@@ -13,7 +34,8 @@ static uint32_t adversarial_destination(struct sim *sim, uint32_t src, struct rn
 {
     const struct topology *t = &sim->topo;
     int g = (int)src / (t->a * t->p);
-    return node_in_group(t, (g + sim->cfg->traffic.offset) % t->groups, rng);
+    const struct adversarial_params *ap = sim->pattern_params;
+    return node_in_group(t, (g + ap->offset) % t->groups, rng);
 }
 
 static uint32_t adversarial_consecutive_destination(struct sim *sim, uint32_t src,
@@ -25,14 +47,60 @@ static uint32_t adversarial_consecutive_destination(struct sim *sim, uint32_t sr
     return node_in_group(t, (g + offset) % t->groups, rng);
 }
 
+static int adversarial_minimal_bound(const struct topology *t, const void *params,
+                                     struct bounds_throughput *out)
+{
+    (void)params;
+    *out = (struct bounds_throughput){1.0 / (t->a * t->p), "1/(a*p)",
+                                      "MIN under ADV+i: one global link per group pair"};
+    return 0;
+}
+
+static int adversarial_consecutive_minimal_bound(const struct topology *t, const void *params,
+                                                 struct bounds_throughput *out)
+{
+    (void)params;
+    *out = (struct bounds_throughput){(double)t->h / (t->a * t->p), "h/(a*p)",
+                                      "MIN under ADVc: the h global links of router a-1"};
+    return 0;
+}
+
+static void adversarial_describe(const void *params, char *buf, size_t len)
+{
+    snprintf(buf, len, " +%d", ((const struct adversarial_params *)params)->offset);
+}
+
 const struct pattern_ops pattern_adversarial = {
     .name = "adversarial",
     .summary = "ADV+i: a random node of group g+i (i = traffic.offset)",
+    .settings = &adversarial_settings,
     .destination = adversarial_destination,
+    .minimal_bound = adversarial_minimal_bound,
+    .describe = adversarial_describe,
 };
 
 const struct pattern_ops pattern_adversarial_consecutive = {
     .name = "adversarial_consecutive",
     .summary = "ADVc: a random node of one of the h groups g+1..g+h",
     .destination = adversarial_consecutive_destination,
+    .minimal_bound = adversarial_consecutive_minimal_bound,
 };
+
+static int adversarial_check(const struct sim_config *cfg, const void *params,
+                             struct setting_issue *issue)
+{
+    const struct adversarial_params *ap = params;
+    if (pattern_registry[cfg->traffic.pattern] != &pattern_adversarial)
+        return 0;
+    struct topology_dimensions size;
+    topology_dimensions(cfg, &size);
+    if (ap->offset % size.groups != 0)
+        return 0;
+    issue->key = "traffic.offset";
+    issue->alt = "traffic.pattern";
+    snprintf(issue->text, sizeof issue->text,
+             "%d is a multiple of the %lld groups, so adversarial traffic would stay in its own "
+             "group (expected an offset that is not a multiple of the number of groups)",
+             ap->offset, size.groups);
+    return -1;
+}

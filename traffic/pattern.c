@@ -1,6 +1,6 @@
-/* pattern: the registry of destination patterns. */
-#include <string.h>
-
+/* pattern: the registry of destination patterns and the traffic group's own settings. */
+#include "config.h"
+#include "registry.h"
 #include "traffic.h"
 
 const struct pattern_ops *const pattern_registry[] = {
@@ -12,18 +12,22 @@ const struct pattern_ops *const pattern_registry[] = {
     NULL,
 };
 
-const struct pattern_ops *pattern_find(const char *name)
+REGISTRY_DEFINE(pattern, struct pattern_ops, pattern_registry)
+REGISTRY_SETTINGS(pattern, pattern_registry)
+
+const struct pattern_ops *pattern_of(const struct sim_config *cfg)
 {
-    for (int i = 0; pattern_registry[i]; i++)
-        if (strcmp(pattern_registry[i]->name, name) == 0)
-            return pattern_registry[i];
-    return NULL;
+    return pattern_registry[cfg->traffic.pattern];
 }
 
-const char *const *pattern_names(void)
-{
-    static const char *names[sizeof pattern_registry / sizeof pattern_registry[0]];
-    for (size_t i = 0; pattern_registry[i]; i++)
-        names[i] = pattern_registry[i]->name;
-    return names;
-}
+static const struct setting traffic_rows[] = {
+    SETTING_PLUGIN_ROW(struct config_traffic, "pattern", pattern, "uniform", pattern_names,
+                       "destination pattern"),
+    SETTING_NUMBER(struct config_traffic, SETTING_DOUBLE, "load", load, 0.4, 0, 1,
+                   "offered load, phits/(node*cycle)"),
+    SETTING_INT_ROW(struct config_traffic, "packet_size", packet_size, 8, 1, 4096,
+                    "packet size, phits (every buffer must hold one packet)"),
+};
+
+const struct setting_table traffic_settings = {
+    "traffic", NULL, traffic_rows, (int)(sizeof traffic_rows / sizeof traffic_rows[0]), 0, NULL};

@@ -1,4 +1,5 @@
 /* uniform (UN): every other node is equally likely. */
+#include "bounds.h"
 #include "sim.h"
 #include "traffic.h"
 
@@ -8,8 +9,19 @@ static uint32_t uniform_destination(struct sim *sim, uint32_t src, struct rng *r
     return d >= src ? d + 1 : d;
 }
 
+static int uniform_minimal_bound(const struct topology *t, const void *params,
+                                 struct bounds_throughput *out)
+{
+    (void)t;
+    (void)params;
+    *out = (struct bounds_throughput){1.0, NULL, "MIN under UN: no global-link bound below 1"};
+    return 0;
+}
+
 const struct pattern_ops pattern_uniform = {
     .name = "uniform",
     .summary = "UN: destination uniform over all other nodes",
     .destination = uniform_destination,
+    .minimal_bound = uniform_minimal_bound,
+    .uniform = true,
 };

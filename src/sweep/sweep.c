@@ -71,39 +71,46 @@ static bool sweep_name_ok(const char *name)
 
 static bool sweep_is_config_group(const char *name)
 {
-    for (size_t i = 0; i < config_schema_count; i++)
-        if (strcmp(config_schema[i].group, name) == 0)
-            return true;
-    return false;
+    return settings_is_group(name);
 }
 
-static const struct config_setting_desc *sweep_schema_row(const char *group, const char *name)
+static bool sweep_schema_has(const char *group, const char *name)
 {
-    for (size_t i = 0; i < config_schema_count; i++)
-        if (strcmp(config_schema[i].group, group) == 0 && strcmp(config_schema[i].name, name) == 0)
-            return &config_schema[i];
-    return NULL;
+    struct setting_ref r;
+    return settings_find(group, name, &r) == 0;
 }
 
 static int sweep_unknown_group(struct sweep_loader *ld, const config_setting_t *g)
 {
     char groups[256] = "";
-    for (size_t i = 0; i < config_schema_count; i++)
-        if (i == 0 || strcmp(config_schema[i].group, config_schema[i - 1].group) != 0)
-            snprintf(groups + strlen(groups), sizeof groups - strlen(groups), "%s%s", i ? ", " : "",
-                     config_schema[i].group);
+    for (int i = 0; settings_groups[i]; i++)
+        snprintf(groups + strlen(groups), sizeof groups - strlen(groups), "%s%s", i ? ", " : "",
+                 settings_groups[i]->name);
     return sweep_fail(ld, sweep_line(g), config_setting_name(g),
                       "unknown config group (expected one of: %s)", groups);
+}
+
+struct sweep_group_names {
+    const char *group;
+    char *names;
+    size_t len;
+};
+
+static int sweep_list_setting(void *ctx, const struct setting_ref *r)
+{
+    struct sweep_group_names *l = ctx;
+    if (strcmp(r->group->name, l->group) == 0)
+        snprintf(l->names + strlen(l->names), l->len - strlen(l->names), "%s%s.%s",
+                 l->names[0] ? ", " : "", l->group, r->row->name);
+    return 0;
 }
 
 static int sweep_unknown_setting(struct sweep_loader *ld, const char *group,
                                  const config_setting_t *s)
 {
-    char names[512] = "", key[SWEEP_KEY_LEN];
-    for (size_t i = 0; i < config_schema_count; i++)
-        if (strcmp(config_schema[i].group, group) == 0)
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s.%s",
-                     names[0] ? ", " : "", group, config_schema[i].name);
+    char names[768] = "", key[SWEEP_KEY_LEN];
+    struct sweep_group_names l = {group, names, sizeof names};
+    settings_each(sweep_list_setting, &l);
     snprintf(key, sizeof key, "%s.%.40s", group, config_setting_name(s));
     return sweep_fail(ld, sweep_line(s), key, "unknown setting (expected one of: %s)", names);
 }
@@ -245,7 +252,7 @@ static int sweep_parse_group(struct sweep_loader *ld, const config_setting_t *g,
     for (int i = 0; i < config_setting_length(g); i++) {
         const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
         char key[SWEEP_KEY_LEN];
-        if (!sweep_schema_row(group, config_setting_name(s)))
+        if (!sweep_schema_has(group, config_setting_name(s)))
             return sweep_unknown_setting(ld, group, s);
         snprintf(key, sizeof key, "%s.%s", group, config_setting_name(s));
         if (sweep_add_setting(ld, key, s, list, n) != 0)
@@ -304,7 +311,7 @@ static int sweep_parse_axis_group(struct sweep_loader *ld, const config_setting_
                           "expected a group %s = { name = [value, ...]; }", group);
     for (int i = 0; i < config_setting_length(g); i++) {
         const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
-        if (!sweep_schema_row(group, config_setting_name(s)))
+        if (!sweep_schema_has(group, config_setting_name(s)))
             return sweep_unknown_setting(ld, group, s);
         struct sweep_axis *axes = sweep_grow(ld->sw->axes, ld->sw->n_axes, sizeof *axes);
         if (!axes)

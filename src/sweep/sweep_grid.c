@@ -164,47 +164,27 @@ static uint64_t sweep_fnv(uint64_t h, const char *text)
 }
 
 /* Canonical text of one setting: "group.name=value\n", numbers printed exactly. */
-static void sweep_setting_text(const struct sim_config *cfg, const struct config_setting_desc *d,
-                               char *out, size_t len)
+struct sweep_hasher {
+    const struct sim_config *cfg;
+    uint64_t h;
+};
+
+static int sweep_hash_setting(void *ctx, const struct setting_ref *r)
 {
-    const char *field = (const char *)cfg + d->offset;
-    int n = snprintf(out, len, "%s.%s=", d->group, d->name);
-    int i;
-    int64_t i64;
-    double f;
-    bool b;
-    switch (d->type) {
-    case CONFIG_INT:
-        memcpy(&i, field, sizeof i);
-        snprintf(out + n, len - (size_t)n, "%d\n", i);
-        break;
-    case CONFIG_INT64:
-        memcpy(&i64, field, sizeof i64);
-        snprintf(out + n, len - (size_t)n, "%" PRId64 "\n", i64);
-        break;
-    case CONFIG_DOUBLE:
-        memcpy(&f, field, sizeof f);
-        snprintf(out + n, len - (size_t)n, "%.17g\n", f);
-        break;
-    case CONFIG_BOOL:
-        memcpy(&b, field, sizeof b);
-        snprintf(out + n, len - (size_t)n, "%s\n", b ? "true" : "false");
-        break;
-    case CONFIG_NAME:
-        snprintf(out + n, len - (size_t)n, "%.*s\n", CONFIG_NAME_LEN, field);
-        break;
-    }
+    struct sweep_hasher *hs = ctx;
+    char name[96], value[SETTING_LIST_MAX * 12], text[sizeof name + sizeof value + 2];
+    settings_full_name(r, name, sizeof name);
+    settings_format(hs->cfg, r, false, value, sizeof value);
+    snprintf(text, sizeof text, "%s=%s\n", name, value);
+    hs->h = sweep_fnv(hs->h, text);
+    return 0;
 }
 
 static uint64_t sweep_config_fnv(const struct sim_config *cfg)
 {
-    uint64_t h = SWEEP_FNV_OFFSET;
-    char text[256];
-    for (size_t i = 0; i < config_schema_count; i++) {
-        sweep_setting_text(cfg, &config_schema[i], text, sizeof text);
-        h = sweep_fnv(h, text);
-    }
-    return h;
+    struct sweep_hasher hs = {cfg, SWEEP_FNV_OFFSET};
+    settings_each(sweep_hash_setting, &hs);
+    return hs.h;
 }
 
 void sweep_config_hash(const struct sim_config *cfg, char out[SWEEP_HASH_LEN])

@@ -69,15 +69,12 @@ static int fuzz_check_accepted(const struct sim_config *cfg, char *why, size_t w
     char err[CONFIG_ERROR_LEN];
     if (config_validate(cfg, err) != 0)
         return fuzz_fail(why, why_len, "accepted, but config_validate says: %s", err);
-    long long groups = (long long)cfg->topology.a * cfg->topology.h + 1;
-    if (groups * cfg->topology.a * groups > 1 << 20)
+    struct topology_dimensions size;
+    topology_dimensions(cfg, &size);
+    if (size.routers * size.groups > 1 << 20)
         return 0;
     struct topology t;
-    enum topology_arrangement arr = strcmp(cfg->topology.arrangement, "consecutive") == 0
-                                        ? ARRANGEMENT_CONSECUTIVE
-                                        : ARRANGEMENT_PALMTREE;
-    if (topology_build(&t, cfg->topology.p, cfg->topology.a, cfg->topology.h, arr, err,
-                       (int)sizeof err) != 0)
+    if (topology_create(&t, cfg, err, (int)sizeof err) != 0)
         return fuzz_fail(why, why_len, "accepted, but the topology does not build: %s", err);
     topology_free(&t);
     return 0;

@@ -1,9 +1,41 @@
-/* topology: canonical dragonfly geometry, global wiring and minimal-route tables. */
-#include "topology.h"
-
+/* dragonfly: the canonical dragonfly (p, a, h): geometry, global wiring and minimal-route
+ * tables. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "config.h"
+#include "topology.h"
+
+/* The dragonfly's own settings (p, h and the arrangement are shared by every kind). */
+struct dragonfly_params {
+    int a;
+};
+
+static int dragonfly_check(const struct sim_config *cfg, const void *params,
+                           struct setting_issue *issue)
+{
+    const struct dragonfly_params *dp = params;
+    /* In 64 bits: each term may be as large as INT_MAX. */
+    long long radix = (long long)cfg->topology.p + dp->a - 1 + cfg->topology.h;
+    if (radix <= TOPOLOGY_MAX_RADIX)
+        return 0;
+    issue->key = "topology.h";
+    issue->alt = "topology.a";
+    snprintf(issue->text, sizeof issue->text,
+             "router radix p + a - 1 + h = %lld is too large (expected p + a - 1 + h <= %d)",
+             radix, TOPOLOGY_MAX_RADIX);
+    return -1;
+}
+
+static const struct setting dragonfly_rows[] = {
+    SETTING_INT_ROW(struct dragonfly_params, "a", a, 12, 1, SETTING_UNBOUNDED_INT,
+                    "routers per group (fully connected by local links); groups = a*h + 1"),
+};
+
+static const struct setting_table dragonfly_settings = {
+    "topology", "dragonfly", dragonfly_rows, 1, sizeof(struct dragonfly_params),
+    dragonfly_check};
 
 int topology_global_target_group(enum topology_arrangement arr, int a, int h, int groups, int g,
                                  int i, int k)
@@ -107,6 +139,7 @@ int topology_build(struct topology *t, int p, int a, int h, enum topology_arrang
     t->radix = p + a - 1 + h;
     t->first_local_port = p;
     t->first_global_port = p + a - 1;
+    snprintf(t->shape, sizeof t->shape, "p=%d a=%d h=%d", p, a, h);
     if (t->radix > TOPOLOGY_MAX_RADIX) {
         snprintf(err, (size_t)err_len, "router radix p+a-1+h = %d exceeds %d", t->radix,
                  TOPOLOGY_MAX_RADIX);
@@ -124,6 +157,31 @@ int topology_build(struct topology *t, int p, int a, int h, enum topology_arrang
     }
     return 0;
 }
+
+static void dragonfly_dimensions(const struct sim_config *cfg, struct topology_dimensions *out)
+{
+    const struct dragonfly_params *dp = settings_params(cfg, &dragonfly_settings);
+    out->groups = (long long)dp->a * cfg->topology.h + 1;
+    out->routers = out->groups * dp->a;
+    out->nodes = out->routers * cfg->topology.p;
+}
+
+static int dragonfly_build(struct topology *t, const struct sim_config *cfg, char *err,
+                           int err_len)
+{
+    const struct dragonfly_params *dp = settings_params(cfg, &dragonfly_settings);
+    return topology_build(t, cfg->topology.p, dp->a, cfg->topology.h,
+                          (enum topology_arrangement)cfg->topology.arrangement, err, err_len);
+}
+
+const struct topology_ops topology_dragonfly = {
+    .name = "dragonfly",
+    .summary = "canonical dragonfly: p nodes, a routers per group, h global links per router, "
+               "groups = a*h + 1, all-to-all groups",
+    .settings = &dragonfly_settings,
+    .dimensions = dragonfly_dimensions,
+    .build = dragonfly_build,
+};
 
 void topology_free(struct topology *t)
 {

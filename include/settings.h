@@ -1,0 +1,164 @@
+/* settings: what a setting is (name, type, default, range, one-line doc), declared as a table
+ * next to the code that reads it, and the schema that collects those tables into the groups
+ * of a config file. The core declares its own groups' settings; a plug-in (a topology kind, a
+ * routing mechanism, a traffic pattern) points to its table from its ops, so adding it to its
+ * registry adds its settings. config.c reads files and --set overrides through this schema;
+ * the result document, sweep hashes and the README's settings table are generated from it. */
+#ifndef DFSIM_SETTINGS_H
+#define DFSIM_SETTINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sim_config;
+
+#define SETTING_STRING_LEN 64 /* longest free-text value + 1 */
+#define SETTING_LIST_MAX 256  /* most elements of an integer list */
+#define SETTING_ARENA_BYTES 256 /* plug-in settings of one group */
+
+enum setting_type {
+    SETTING_INT,
+    SETTING_INT64,
+    SETTING_DOUBLE,
+    SETTING_BOOL,
+    SETTING_CHOICE,  /* one of the names of `choices` or `names()`, stored as its index (int);
+                      * a registry's plug-ins are chosen this way (routing_registry[index]) */
+    SETTING_STRING,  /* free text: char[SETTING_STRING_LEN] */
+    SETTING_INT_LIST /* [a, b, ...]: struct setting_int_list */
+};
+
+struct setting_int_list {
+    int count;
+    int values[SETTING_LIST_MAX];
+};
+
+/* Storage of a group's plug-in settings: each plug-in's params struct gets a slice. */
+struct setting_arena {
+    _Alignas(8) unsigned char bytes[SETTING_ARENA_BYTES];
+};
+
+struct setting {
+    const char *name;
+    enum setting_type type;
+    size_t offset;         /* of the value in its table's storage */
+    double def;            /* default of numeric and bool settings */
+    const char *def_text;  /* default of CHOICE and STRING settings */
+    double min, max;       /* range of numbers (of each element of an INT_LIST) */
+    const char *const *choices;        /* CHOICE: the allowed names, NULL-terminated ... */
+    const char *const *(*names)(void); /* ... or a registry's names */
+    const char *doc;       /* one line for the README */
+};
+
+#define SETTING_UNBOUNDED_INT 2147483647.0
+#define SETTING_UNBOUNDED_INT64 9223372036854775807.0
+
+/* Rows of a table whose storage is STRUCT. */
+#define SETTING_NUMBER(STRUCT, TYPE, NAME, FIELD, DEF, LO, HI, DOC)                               \
+    {.name = NAME, .type = TYPE, .offset = offsetof(STRUCT, FIELD), .def = DEF, .min = LO,       \
+     .max = HI, .doc = DOC}
+#define SETTING_INT_ROW(STRUCT, NAME, FIELD, DEF, LO, HI, DOC)                                     \
+    SETTING_NUMBER(STRUCT, SETTING_INT, NAME, FIELD, DEF, LO, HI, DOC)
+#define SETTING_BOOL_ROW(STRUCT, NAME, FIELD, DEF, DOC)                                            \
+    SETTING_NUMBER(STRUCT, SETTING_BOOL, NAME, FIELD, DEF, 0, 1, DOC)
+#define SETTING_CHOICE_ROW(STRUCT, NAME, FIELD, DEF, CHOICES, DOC)                                 \
+    {.name = NAME, .type = SETTING_CHOICE, .offset = offsetof(STRUCT, FIELD), .def_text = DEF,   \
+     .choices = CHOICES, .doc = DOC}
+#define SETTING_PLUGIN_ROW(STRUCT, NAME, FIELD, DEF, NAMES, DOC)                                   \
+    {.name = NAME, .type = SETTING_CHOICE, .offset = offsetof(STRUCT, FIELD), .def_text = DEF,   \
+     .names = NAMES, .doc = DOC}
+
+struct setting_issue;
+
+/* A table of settings of one config group. */
+struct setting_table {
+    const char *group;   /* the config group: "routing" */
+    const char *owner;   /* NULL: the group's own settings; else who reads them ("piggyback") */
+    const struct setting *rows;
+    int count;
+    /* 0: offsets are into the group's struct (core settings); > 0: the size of the owner's
+     * params struct, which lives in a slice of the group's arena (plug-in settings). */
+    size_t params_size;
+    /* Optional checks across settings, once everything is read: returns 0, or -1 with the
+     * issue filled (cfg is the whole config, params this table's storage). */
+    int (*check)(const struct sim_config *cfg, const void *params, struct setting_issue *issue);
+};
+
+/* A problem found by a table's check: the settings it concerns (the one whose place is
+ * reported, and an alternative when that one was not written anywhere) and what is wrong
+ * ("... (expected ...)"). */
+struct setting_issue {
+    const char *key, *alt; /* full names: "traffic.offset" */
+    char text[640];
+};
+
+/* Plug-ins of a group: a registry whose plug-in i has the settings table table(i) (NULL when
+ * it has none), for i below count(). */
+struct setting_plugins {
+    int (*count)(void);
+    const struct setting_table *(*table)(int i);
+};
+
+/* A group of the config file, e.g. routing = { ... }; */
+struct settings_group {
+    const char *name;
+    size_t offset;       /* of the group's struct in struct sim_config */
+    size_t arena_offset; /* of its struct setting_arena in the group's struct (if has_arena) */
+    bool has_arena;
+    const struct setting_table *const *tables; /* its own and shared tables, NULL-terminated */
+    const struct setting_plugins *plugins;     /* registries, ends with a NULL count */
+};
+
+/* The groups of a config, in file order; NULL-terminated. */
+extern const struct settings_group *const settings_groups[];
+
+/* One setting of the schema, located in struct sim_config. */
+struct setting_ref {
+    const struct settings_group *group;
+    const struct setting_table *table;
+    const struct setting *row;
+    size_t offset; /* of the value in struct sim_config */
+};
+
+/* Visits every setting in canonical order (group order; in a group its own tables, then the
+ * plug-ins' in registry order): fn returns 0 to go on, anything else stops the walk and is
+ * returned. */
+int settings_each(int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx);
+/* The setting "group.name", or -1. */
+int settings_find(const char *group, const char *name, struct setting_ref *out);
+int settings_find_full(const char *full, struct setting_ref *out);
+bool settings_is_group(const char *name);
+const struct settings_group *settings_group_named(const char *name);
+
+/* Where a table's settings live in a config: the group's struct, or the table's slice of the
+ * group's arena (NULL for a NULL table: a plug-in without settings). */
+const void *settings_params(const struct sim_config *cfg, const struct setting_table *table);
+void *settings_params_mut(struct sim_config *cfg, const struct setting_table *table);
+
+static inline const void *settings_value(const struct sim_config *cfg, const struct setting_ref *r)
+{
+    return (const char *)cfg + r->offset;
+}
+
+
+/* Writes every setting's default into cfg (name and path untouched). */
+void settings_fill_defaults(struct sim_config *cfg);
+
+/* The value as written in a config ("0.4", "\"min\"", "true", "[1, 2]") or, with quote false,
+ * strings bare; numbers exactly (doubles with 17 digits). */
+void settings_format(const struct sim_config *cfg, const struct setting_ref *r, bool quote,
+                     char *buf, size_t len);
+/* The default as written in a config file. */
+void settings_format_default(const struct setting *row, char *buf, size_t len);
+/* "group.name" */
+void settings_full_name(const struct setting_ref *r, char *buf, size_t len);
+
+/* The allowed names of a CHOICE setting (NULL-terminated), ", "-separated, index of one. */
+const char *const *settings_choices(const struct setting *row);
+void settings_names_text(const struct setting *row, char *buf, size_t len);
+int settings_choice_index(const struct setting *row, const char *name);
+
+/* The README's settings table (Markdown), one row per setting. Returns a malloc'd text. */
+char *settings_markdown(void);
+
+#endif

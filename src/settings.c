@@ -1,0 +1,356 @@
+/* settings: walking the schema that the core's and the plug-ins' tables make up, where each
+ * setting lives in struct sim_config, defaults, and the text of a value. */
+#include "settings.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+/* ---- walking the schema ---- */
+
+static size_t settings_align(size_t n)
+{
+    return (n + 7) & ~(size_t)7;
+}
+
+/* Calls fn for every table of group g in canonical order with the offset of its storage in
+ * the group's struct; stops at the first non-zero return. */
+static int settings_group_tables(const struct settings_group *g,
+                                 int (*fn)(void *ctx, const struct setting_table *t,
+                                           size_t offset),
+                                 void *ctx)
+{
+    size_t arena = 0;
+    int rc = 0;
+    for (int i = 0; g->tables && g->tables[i] && !rc; i++) {
+        const struct setting_table *t = g->tables[i];
+        size_t offset = t->params_size ? g->arena_offset + arena : 0;
+        arena += settings_align(t->params_size);
+        rc = fn(ctx, t, offset);
+    }
+    for (const struct setting_plugins *p = g->plugins; p && p->count && !rc; p++)
+        for (int i = 0, n = p->count(); i < n && !rc; i++) {
+            const struct setting_table *t = p->table(i);
+            if (!t)
+                continue;
+            size_t offset = t->params_size ? g->arena_offset + arena : 0;
+            arena += settings_align(t->params_size);
+            rc = fn(ctx, t, offset);
+        }
+    return rc;
+}
+
+struct settings_walk {
+    const struct settings_group *group;
+    int (*fn)(void *ctx, const struct setting_ref *ref);
+    void *ctx;
+};
+
+static int settings_walk_table(void *ctx, const struct setting_table *t, size_t offset)
+{
+    struct settings_walk *w = ctx;
+    for (int i = 0; i < t->count; i++) {
+        struct setting_ref ref = {w->group, t, &t->rows[i],
+                                  w->group->offset + offset + t->rows[i].offset};
+        int rc = w->fn(w->ctx, &ref);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int settings_each(int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx)
+{
+    for (int g = 0; settings_groups[g]; g++) {
+        struct settings_walk w = {settings_groups[g], fn, ctx};
+        int rc = settings_group_tables(settings_groups[g], settings_walk_table, &w);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+struct settings_lookup {
+    const char *group, *name;
+    struct setting_ref *out;
+};
+
+static int settings_match(void *ctx, const struct setting_ref *ref)
+{
+    struct settings_lookup *l = ctx;
+    if (strcmp(ref->group->name, l->group) != 0 || strcmp(ref->row->name, l->name) != 0)
+        return 0;
+    *l->out = *ref;
+    return 1;
+}
+
+int settings_find(const char *group, const char *name, struct setting_ref *out)
+{
+    struct settings_lookup l = {group, name, out};
+    return settings_each(settings_match, &l) ? 0 : -1;
+}
+
+int settings_find_full(const char *full, struct setting_ref *out)
+{
+    const char *dot = strchr(full, '.');
+    if (!dot || (size_t)(dot - full) >= 64)
+        return -1;
+    char group[64];
+    memcpy(group, full, (size_t)(dot - full));
+    group[dot - full] = '\0';
+    return settings_find(group, dot + 1, out);
+}
+
+const struct settings_group *settings_group_named(const char *name)
+{
+    for (int g = 0; settings_groups[g]; g++)
+        if (strcmp(settings_groups[g]->name, name) == 0)
+            return settings_groups[g];
+    return NULL;
+}
+
+bool settings_is_group(const char *name)
+{
+    return settings_group_named(name) != NULL;
+}
+
+struct settings_slice {
+    const struct setting_table *table;
+    size_t offset;
+};
+
+static int settings_match_table(void *ctx, const struct setting_table *t, size_t offset)
+{
+    struct settings_slice *s = ctx;
+    if (t != s->table)
+        return 0;
+    s->offset = offset;
+    return 1;
+}
+
+void *settings_params_mut(struct sim_config *cfg, const struct setting_table *table)
+{
+    if (!table)
+        return NULL;
+    const struct settings_group *g = settings_group_named(table->group);
+    struct settings_slice s = {table, 0};
+    if (!g || !settings_group_tables(g, settings_match_table, &s))
+        return NULL;
+    return (char *)cfg + g->offset + s.offset;
+}
+
+const void *settings_params(const struct sim_config *cfg, const struct setting_table *table)
+{
+    return settings_params_mut((struct sim_config *)cfg, table);
+}
+
+const char *const *settings_choices(const struct setting *row)
+{
+    return row->choices ? row->choices : row->names();
+}
+
+int settings_choice_index(const struct setting *row, const char *name)
+{
+    const char *const *names = settings_choices(row);
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- defaults ---- */
+
+static void settings_store_default(char *field, const struct setting *row)
+{
+    switch (row->type) {
+    case SETTING_INT:
+        *(int *)field = (int)row->def;
+        break;
+    case SETTING_INT64:
+        *(int64_t *)field = (int64_t)row->def;
+        break;
+    case SETTING_DOUBLE:
+        *(double *)field = row->def;
+        break;
+    case SETTING_BOOL:
+        *(bool *)field = row->def != 0;
+        break;
+    case SETTING_CHOICE:
+        *(int *)field = settings_choice_index(row, row->def_text);
+        break;
+    case SETTING_STRING:
+        snprintf(field, SETTING_STRING_LEN, "%s", row->def_text ? row->def_text : "");
+        break;
+    case SETTING_INT_LIST:
+        ((struct setting_int_list *)field)->count = 0;
+        break;
+    }
+}
+
+static int settings_default_one(void *ctx, const struct setting_ref *ref)
+{
+    settings_store_default((char *)ctx + ref->offset, ref->row);
+    return 0;
+}
+
+void settings_fill_defaults(struct sim_config *cfg)
+{
+    settings_each(settings_default_one, cfg);
+}
+
+/* ---- text ---- */
+
+static void settings_format_field(const struct setting *row, const char *field, bool quote,
+                                  char *buf, size_t len)
+{
+    const char *q = quote ? "\"" : "";
+    switch (row->type) {
+    case SETTING_INT:
+        snprintf(buf, len, "%d", *(const int *)field);
+        break;
+    case SETTING_INT64:
+        snprintf(buf, len, "%" PRId64, *(const int64_t *)field);
+        break;
+    case SETTING_DOUBLE:
+        snprintf(buf, len, "%.17g", *(const double *)field);
+        break;
+    case SETTING_BOOL:
+        snprintf(buf, len, "%s", *(const bool *)field ? "true" : "false");
+        break;
+    case SETTING_CHOICE: {
+        int i = *(const int *)field;
+        snprintf(buf, len, "%s%s%s", q, i >= 0 ? settings_choices(row)[i] : "?", q);
+        break;
+    }
+    case SETTING_STRING:
+        snprintf(buf, len, "%s%.*s%s", q, SETTING_STRING_LEN, field, q);
+        break;
+    case SETTING_INT_LIST: {
+        const struct setting_int_list *l = (const struct setting_int_list *)field;
+        size_t used = (size_t)snprintf(buf, len, "[");
+        for (int i = 0; i < l->count && used < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? ", " : "", l->values[i]);
+        if (used < len)
+            snprintf(buf + used, len - used, "]");
+        break;
+    }
+    }
+}
+
+void settings_format(const struct sim_config *cfg, const struct setting_ref *r, bool quote,
+                     char *buf, size_t len)
+{
+    settings_format_field(r->row, settings_value(cfg, r), quote, buf, len);
+}
+
+void settings_format_default(const struct setting *row, char *buf, size_t len)
+{
+    /* Room for any type: a list default is empty. */
+    union {
+        int i;
+        int64_t i64;
+        double d;
+        bool b;
+        char s[SETTING_STRING_LEN];
+        struct setting_int_list l;
+    } value;
+    memset(&value, 0, sizeof value);
+    settings_store_default((char *)&value, row);
+    settings_format_field(row, (const char *)&value, true, buf, len);
+}
+
+void settings_full_name(const struct setting_ref *r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s.%s", r->group->name, r->row->name);
+}
+
+void settings_names_text(const struct setting *row, char *buf, size_t len)
+{
+    const char *const *names = settings_choices(row);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; names[i] && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+}
+
+/* ---- the README table ---- */
+
+struct settings_text {
+    char *buf;
+    size_t len, used;
+    bool failed;
+};
+
+static void settings_append(struct settings_text *t, const char *text)
+{
+    size_t n = strlen(text);
+    if (t->failed)
+        return;
+    if (t->used + n + 1 > t->len) {
+        size_t len = (t->len ? t->len * 2 : 4096) + n;
+        char *bigger = realloc(t->buf, len);
+        if (!bigger) {
+            t->failed = true;
+            return;
+        }
+        t->buf = bigger;
+        t->len = len;
+    }
+    memcpy(t->buf + t->used, text, n + 1);
+    t->used += n;
+}
+
+/* What a value may be, for the table: "min, valiant, ..." or a range. */
+static void settings_allowed_text(const struct setting *row, char *buf, size_t len)
+{
+    switch (row->type) {
+    case SETTING_CHOICE:
+        settings_names_text(row, buf, len);
+        break;
+    case SETTING_INT:
+    case SETTING_INT64:
+    case SETTING_INT_LIST:
+        if (row->max >= SETTING_UNBOUNDED_INT)
+            snprintf(buf, len, ">= %.0f", row->min);
+        else
+            snprintf(buf, len, "%.0f .. %.0f", row->min, row->max);
+        break;
+    case SETTING_DOUBLE:
+        snprintf(buf, len, "%g .. %g", row->min, row->max);
+        break;
+    case SETTING_BOOL:
+        snprintf(buf, len, "true, false");
+        break;
+    case SETTING_STRING:
+        snprintf(buf, len, "text");
+        break;
+    }
+}
+
+static int settings_markdown_row(void *ctx, const struct setting_ref *ref)
+{
+    char def[SETTING_STRING_LEN + 8], allowed[512], line[2048];
+    settings_format_default(ref->row, def, sizeof def);
+    settings_allowed_text(ref->row, allowed, sizeof allowed);
+    snprintf(line, sizeof line, "| `%s.%s` | `%s` | %s | %s | %s |\n", ref->group->name,
+             ref->row->name, def, allowed, ref->table->owner ? ref->table->owner : "all",
+             ref->row->doc);
+    settings_append(ctx, line);
+    return 0;
+}
+
+char *settings_markdown(void)
+{
+    struct settings_text t = {0};
+    settings_append(&t, "| setting | default | allowed | read by | meaning |\n"
+                        "|---|---|---|---|---|\n");
+    settings_each(settings_markdown_row, &t);
+    if (t.failed) {
+        free(t.buf);
+        return NULL;
+    }
+    return t.buf;
+}
