@@ -15,6 +15,7 @@
 #include "progress.h"
 #include "result_json.h"
 #include "routing.h"
+#include "schema_cli.h"
 #include "sim.h"
 #include "stats.h"
 #include "sweep_cli.h"
@@ -42,6 +43,7 @@ static const char main_synopsis[] =
     "usage: dfsim run CONFIG [-o OUT.json] [--set KEY=VALUE]... [--quiet] [--fairness]\n"
     "                 [--check] [--check-every K]\n"
     "       dfsim info CONFIG [--set KEY=VALUE]...\n"
+    "       dfsim schema --json | --markdown\n"
     "       dfsim --help | --version\n";
 
 static void main_help(void)
@@ -427,6 +429,8 @@ static int main_dispatch(int argc, char **argv, struct cli *cli)
     }
     if (sweep_cli_handles(first)) /* sweep, merge, saturation: src/sweep/sweep_cli.c */
         return sweep_cli_main(argc, argv);
+    if (strcmp(first, "schema") == 0) /* the result document's table: src/schema_cli.c */
+        return schema_cli_main(argc, argv);
     if (strcmp(first, "run") != 0 && strcmp(first, "info") != 0)
         return first[0] == '-' ? main_bad_usage("unknown option '%s'", first)
                                : main_bad_usage("unknown command '%s'", first);

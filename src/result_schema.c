@@ -35,7 +35,7 @@ static const void *result_schema_locate_build(const void *result)
 static const struct result_field result_build_fields[] = {
     {"version", RESULT_STRING, "", "`git describe` of the build",
      RESULT_AT(struct result_build, version)},
-    {"schema", RESULT_COUNT, "", "the layout's version: 1 (bumped when a key is renamed)",
+    {"schema", RESULT_COUNT, "", "the layout's version, bumped when a key is renamed or removed",
      RESULT_AT(struct result_build, schema)},
 };
 
@@ -48,7 +48,7 @@ static const struct result_field result_network_fields[] = {
     {"groups", RESULT_COUNT, "", "groups of routers", RESULT_AT(struct result, groups)},
     {"routers", RESULT_COUNT, "", "routers", RESULT_AT(struct result, routers)},
     {"nodes", RESULT_COUNT, "", "nodes (p per router)", RESULT_AT(struct result, nodes)},
-    {"radix", RESULT_COUNT, "ports", "ports of a router: p + (a - 1) + h",
+    {"radix", RESULT_COUNT, "ports", "ports per router: p + (a - 1) + h in a canonical dragonfly",
      RESULT_AT(struct result, radix)},
 };
 
@@ -159,10 +159,11 @@ static bool result_schema_router_starved(const void *result)
 
 static const struct result_field result_fairness_fields[] = {
     {"min_injected_load", RESULT_NUMBER, "phits/node/cycle",
-     "the smallest per-router injected load: packets injected by a router's nodes",
+     "the smallest per-router injected load (packets its nodes injected)",
      RESULT_AT(struct result, fairness.min_injected_load),
      .figure = {.name = "min_injected_load", .sweep_rank = 6, .averaged = true}},
-    {"min_injected_pct_of_offered", RESULT_NUMBER, "%", "min_injected_load / load.offered",
+    {"min_injected_pct_of_offered", RESULT_NUMBER, "%",
+     "min_injected_load as a percentage of load.offered",
      RESULT_AT(struct result, fairness.min_injected_pct_of_offered),
      .figure = {.name = "min_injected_pct_of_offered"}},
     {"max_min", RESULT_NUMBER_OR_NULL, "",
@@ -171,7 +172,7 @@ static const struct result_field result_fairness_fields[] = {
      .figure = {.name = "max_min", .sweep_rank = 7, .averaged = true, .nulls_key = "starved"}},
     {"starved_routers", RESULT_COUNT, "routers", "routers whose nodes injected nothing",
      RESULT_AT(struct result, fairness.starved_routers)},
-    {"cov", RESULT_NUMBER, "", "coefficient of variation of per-router injection: std dev / mean",
+    {"cov", RESULT_NUMBER, "", "population std dev / mean of the per-router injected packets",
      RESULT_AT(struct result, fairness.cov),
      .figure = {.name = "cov", .sweep_rank = 8, .averaged = true}},
     {"per_router_injected", RESULT_COUNT_ARRAY, "packets",

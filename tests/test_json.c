@@ -17,6 +17,7 @@
 #include "config.h"
 #include "result_json.h"
 #include "result_schema.h"
+#include "schema_cli.h"
 #include "stats.h"
 #include "test_util.h"
 #include "version.h"
@@ -727,6 +728,55 @@ static void test_json_table_reads_its_source(void)
     CU_ASSERT_PTR_EQUAL(result_field_object(result_schema_find("load"), &b.res), &b.res);
 }
 
+/* ---- what is generated from the table ---- */
+
+/* The JSON of the table: every section once, the document first; each object field names a
+ * listed section; the figures with their paths. */
+static void test_json_schema_json(void)
+{
+    char *text = schema_cli_json();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    check_number(doc, "schema", DFSIM_SCHEMA);
+    const cJSON *sections = json_at(doc, "sections");
+    CU_ASSERT_FATAL(cJSON_IsArray(sections));
+    CU_ASSERT_STRING_EQUAL(json_at(cJSON_GetArrayItem(sections, 0), "name")->valuestring,
+                           result_schema_document.name);
+    int fields = 0;
+    const cJSON *section, *field;
+    cJSON_ArrayForEach(section, sections)
+    {
+        cJSON_ArrayForEach(field, json_at(section, "fields"))
+        {
+            fields++;
+            const cJSON *name = json_at(field, "section");
+            if (!name)
+                continue;
+            int found = 0;
+            const cJSON *other;
+            cJSON_ArrayForEach(other, sections) found +=
+                strcmp(json_at(other, "name")->valuestring, name->valuestring) == 0;
+            CU_ASSERT_EQUAL(found, 1);
+        }
+    }
+    static struct path_list table;
+    table_paths(&table);
+    CU_ASSERT_EQUAL(fields, table.n); /* no section is used twice yet */
+    struct result_figures figures;
+    result_schema_figures(&figures);
+    const cJSON *listed = json_at(doc, "figures");
+    CU_ASSERT_FATAL(cJSON_GetArraySize(listed) == figures.n);
+    for (int i = 0; i < figures.n; i++) {
+        const cJSON *figure = cJSON_GetArrayItem(listed, i);
+        CU_ASSERT_STRING_EQUAL(json_at(figure, "name")->valuestring,
+                               figures.items[i].field->figure.name);
+        CU_ASSERT_STRING_EQUAL(json_at(figure, "path")->valuestring, figures.items[i].path);
+    }
+    cJSON_Delete(doc);
+}
+
 int test_json_register(void)
 {
     CU_pSuite suite = CU_add_suite("json", NULL, NULL);
@@ -749,6 +799,7 @@ int test_json_register(void)
         {"table: unique paths, storage fits the type", test_json_table_well_formed},
         {"table: key figures of sweep.json", test_json_table_figures},
         {"table: values read from the section's struct", test_json_table_reads_its_source},
+        {"dfsim schema --json: sections, fields, figures", test_json_schema_json},
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
         if (!CU_add_test(suite, tests[i].name, tests[i].fn)) return -1;
