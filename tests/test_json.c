@@ -730,6 +730,25 @@ static void test_json_table_reads_its_source(void)
 
 /* ---- what is generated from the table ---- */
 
+/* plots/result_schema.json, which the plot scripts read, is what `dfsim schema --json` prints:
+ * the JSON of the table plus a newline. */
+static void test_json_plots_schema_file(void)
+{
+    char *committed = read_file("plots/result_schema.json");
+    char *json = schema_cli_json();
+    CU_ASSERT_FATAL(committed && json);
+    size_t n = strlen(json);
+    bool same = strlen(committed) == n + 1 && strncmp(committed, json, n) == 0 &&
+                committed[n] == '\n';
+    if (!same) {
+        fprintf(stderr, "\nplots/result_schema.json is stale: run "
+                        "`./dfsim schema --json > plots/result_schema.json`\n");
+        CU_FAIL("plots/result_schema.json is stale");
+    }
+    free(committed);
+    free(json);
+}
+
 /* The JSON of the table: every section once, the document first; each object field names a
  * listed section; the figures with their paths. */
 static void test_json_schema_json(void)
@@ -800,6 +819,7 @@ int test_json_register(void)
         {"table: key figures of sweep.json", test_json_table_figures},
         {"table: values read from the section's struct", test_json_table_reads_its_source},
         {"dfsim schema --json: sections, fields, figures", test_json_schema_json},
+        {"plots/result_schema.json is up to date", test_json_plots_schema_file},
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
         if (!CU_add_test(suite, tests[i].name, tests[i].fn)) return -1;
