@@ -1,5 +1,5 @@
-/* result_json: the result document of SPEC section 8, built with cJSON and written atomically
- * (temporary file in the same directory, then rename). */
+/* result_json: the result document of SPEC section 8, built with cJSON from its table
+ * (result_schema.h) and written atomically (temporary file in the same directory, then rename). */
 #ifndef DFSIM_RESULT_JSON_H
 #define DFSIM_RESULT_JSON_H
 

@@ -16,6 +16,9 @@ import json
 import math
 import os
 
+# The newest result schema this reader understands. Kept here, not read from
+# result_schema.json: a bump means keys changed, and the code below must be looked at
+# (plots/tests/test_schema.py fails until it is).
 SCHEMA = 1
 
 # Canonical order and labels: the literature's names for the mechanisms.
@@ -40,23 +43,57 @@ _T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
          2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
          2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
 
-# The metrics a group exposes: name -> function(doc) -> number or None.
-METRICS = {
-    "offered": lambda d: d["load"]["offered"],
-    "injected": lambda d: d["load"]["injected"],
-    "accepted": lambda d: d["load"]["accepted"],
-    "latency_mean": lambda d: d["latency"]["mean"],
-    "latency_p99": lambda d: d["latency"]["p99"],
-    "min_injected_load": lambda d: d["fairness"]["min_injected_load"],
-    "min_injected_pct_of_offered": lambda d: d["fairness"]["min_injected_pct_of_offered"],
-    "max_min": lambda d: d["fairness"]["max_min"],
-    "cov": lambda d: d["fairness"]["cov"],
-    "misrouted_global": lambda d: d["misrouted"]["global"],
-    "misrouted_local": lambda d: d["misrouted"]["local"],
-}
+# The shape of the result document comes from dfsim's own table (src/result_schema.c) through
+# result_schema.json, the output of `./dfsim schema --json`. It is a committed file rather than
+# a call to the binary because results are often plotted where dfsim was not built (copied
+# from a cluster, say); plots/tests/test_schema.py and dfsim-test fail when it differs from
+# the table (regenerate it with `./dfsim schema --json > plots/result_schema.json`).
+RESULT_SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                  "result_schema.json")
 
-BREAKDOWN_PARTS = ["injection_queue", "local_queues", "global_queues",
-                   "minimal_links", "nonminimal_links"]
+
+def load_result_schema(path=RESULT_SCHEMA_FILE):
+    """The table of `dfsim schema --json`: {"schema", "sections", "figures"}."""
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def section_at(schema, path):
+    """The section of the object at a dotted path of the document ("latency.breakdown"); the
+    empty path is the document itself."""
+    sections = {s["name"]: s for s in schema["sections"]}
+    section = schema["sections"][0]
+    for key in path.split(".") if path else []:
+        field = next((f for f in section["fields"] if f["key"] == key), None)
+        if field is None or "section" not in field:
+            raise KeyError("%s: not an object of the result document" % path)
+        section = sections[field["section"]]
+    return section
+
+
+def _value_at(path):
+    """function(doc) -> the value at a dotted path (KeyError when the document lacks it)."""
+    keys = path.split(".")
+
+    def value(doc):
+        for key in keys:
+            doc = doc[key]
+        return doc
+    return value
+
+
+RESULT_SCHEMA = load_result_schema()
+
+# The metrics a group exposes, the key figures of the table: name -> function(doc) -> number or
+# None (max_min is None when a router starved).
+METRICS = {f["name"]: _value_at(f["path"]) for f in RESULT_SCHEMA["figures"]}
+
+# Where sweep.json's groups count the seeds whose value of a metric was null (max_min:
+# "starved"), or None.
+NULLS_KEYS = {f["name"]: f["nulls_key"] for f in RESULT_SCHEMA["figures"]}
+
+# The parts of the latency breakdown, in document order.
+BREAKDOWN_PARTS = [f["key"] for f in section_at(RESULT_SCHEMA, "latency.breakdown")["fields"]]
 
 
 class ResultError(Exception):
@@ -333,12 +370,13 @@ class Group:
 
 
 
-def _stat_from_index(entry):
-    """A Stat from a sweep.json group figure {"mean", "ci95"[, "starved"]}."""
+def _stat_from_index(entry, nulls_key=None):
+    """A Stat from a sweep.json group figure {"mean", "ci95"[, nulls_key]}: the seeds whose
+    value was null (max_min: "starved") are counted under the figure's nulls_key."""
     if isinstance(entry, dict):
         ci = entry.get("ci95")
-        return Stat(entry.get("mean"), ci if ci is not None else 0.0, None,
-                    int(entry.get("starved", 0) or 0))
+        starved = entry.get(nulls_key, 0) if nulls_key else 0
+        return Stat(entry.get("mean"), ci if ci is not None else 0.0, None, int(starved or 0))
     if isinstance(entry, (int, float)):
         return Stat(float(entry), 0.0, None)
     return None
@@ -367,7 +405,7 @@ def group_records(records, indexes=()):
                 continue
             for metric in METRICS:
                 if metric in entry:
-                    st = _stat_from_index(entry[metric])
+                    st = _stat_from_index(entry[metric], NULLS_KEYS[metric])
                     if st is not None:
                         st.n = entry.get("seeds", g.seeds)
                         g.overrides[metric] = st

@@ -15,6 +15,7 @@
 #include "progress.h"
 #include "result_json.h"
 #include "routing.h"
+#include "schema_cli.h"
 #include "settings_cli.h"
 #include "sim.h"
 #include "stats.h"
@@ -43,6 +44,7 @@ static const char main_synopsis[] =
     "usage: dfsim run CONFIG [-o OUT.json] [--set KEY=VALUE]... [--quiet] [--fairness]\n"
     "                 [--check] [--check-every K]\n"
     "       dfsim info CONFIG [--set KEY=VALUE]...\n"
+    "       dfsim schema --json | --markdown\n"
     "       dfsim --help | --version\n";
 
 static void main_help(void)
@@ -429,6 +431,8 @@ static int main_dispatch(int argc, char **argv, struct cli *cli)
         return sweep_cli_main(argc, argv);
     if (strcmp(first, "settings") == 0)
         return settings_cli_main(argc, argv);
+    if (strcmp(first, "schema") == 0) /* the result document's table: src/schema_cli.c */
+        return schema_cli_main(argc, argv);
     if (strcmp(first, "run") != 0 && strcmp(first, "info") != 0)
         return first[0] == '-' ? main_bad_usage("unknown option '%s'", first)
                                : main_bad_usage("unknown command '%s'", first);

@@ -1,4 +1,5 @@
-/* result_json: renders the result document of SPEC section 8 and writes it atomically. */
+/* result_json: renders the result document of SPEC section 8 from its table (result_schema.c)
+ * and writes it atomically. */
 #include "result_json.h"
 
 #include <cjson/cJSON.h>
@@ -12,15 +13,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "stats.h"
-#include "version.h"
-
-/* The keys of the latency breakdown, in enum wait_kind order. */
-static const char *const result_json_wait_keys[WAIT_KINDS] = {
-    [WAIT_INJECTION_QUEUE] = "injection_queue",   [WAIT_LOCAL_QUEUES] = "local_queues",
-    [WAIT_GLOBAL_QUEUES] = "global_queues",       [WAIT_MINIMAL_LINKS] = "minimal_links",
-    [WAIT_NONMINIMAL_LINKS] = "nonminimal_links",
-};
+#include "result_schema.h"
 
 /* Integers are written as raw text so that 64-bit counts and seeds stay exact (a cJSON number
  * is a double). */
@@ -48,11 +41,6 @@ static bool result_json_add(cJSON *obj, const char *key, cJSON *item)
         return false;
     }
     return true;
-}
-
-static bool result_json_add_count(cJSON *obj, const char *key, uint64_t value)
-{
-    return result_json_add(obj, key, result_json_create_count(value));
 }
 
 static bool result_json_add_number(cJSON *obj, const char *key, double value)
@@ -122,118 +110,96 @@ static bool result_json_add_config(cJSON *doc, const struct sim_config *cfg)
     return ok && settings_each(result_json_add_config_setting, &c) == 0;
 }
 
-static bool result_json_add_header(cJSON *doc)
+/* What a field's value is rendered with besides its own struct. */
+struct result_json_render {
+    const struct sim_config *cfg; /* for the "config" object */
+    bool include_timing;
+};
+
+static bool result_json_add_section(cJSON *obj, const struct result_section *section,
+                                    const void *source, const struct result_json_render *r);
+
+static cJSON *result_json_count_at(const struct result_field *f, const void *source, int i)
 {
-    cJSON *head = cJSON_AddObjectToObject(doc, "dfsim");
-    bool ok = cJSON_AddStringToObject(head, "version", dfsim_version) != NULL;
-    return ok && result_json_add(head, "schema", result_json_create_integer(DFSIM_SCHEMA));
+    return result_json_create_count(result_field_count_at(f, source, i));
 }
 
-static bool result_json_add_network(cJSON *doc, const struct result *res)
+static cJSON *result_json_number_at(const struct result_field *f, const void *source, int i)
 {
-    cJSON *net = cJSON_AddObjectToObject(doc, "network");
-    bool ok = result_json_add_count(net, "groups", (uint64_t)res->groups);
-    ok = ok && result_json_add_count(net, "routers", (uint64_t)res->routers);
-    ok = ok && result_json_add_count(net, "nodes", (uint64_t)res->nodes);
-    return ok && result_json_add_count(net, "radix", (uint64_t)res->radix);
+    return cJSON_CreateNumber(result_field_number_at(f, source, i));
 }
 
-static bool result_json_add_load(cJSON *doc, const struct result *res)
+static cJSON *result_json_create_array(const struct result_field *f, const void *source,
+                                       cJSON *(*element)(const struct result_field *,
+                                                         const void *, int))
 {
-    cJSON *load = cJSON_AddObjectToObject(doc, "load");
-    bool ok = result_json_add_number(load, "offered", res->offered);
-    ok = ok && result_json_add_number(load, "injected", res->injected);
-    return ok && result_json_add_number(load, "accepted", res->accepted);
-}
-
-static bool result_json_add_packets(cJSON *doc, const struct result *res)
-{
-    cJSON *packets = cJSON_AddObjectToObject(doc, "packets");
-    bool ok = result_json_add_count(packets, "generated", res->generated);
-    ok = ok && result_json_add_count(packets, "refused", res->refused);
-    ok = ok && result_json_add_count(packets, "injected", res->injected_packets);
-    ok = ok && result_json_add_count(packets, "delivered", res->delivered);
-    return ok && result_json_add_count(packets, "in_flight_at_end", res->in_flight_at_end);
-}
-
-static bool result_json_add_latency(cJSON *doc, const struct result *res)
-{
-    cJSON *lat = cJSON_AddObjectToObject(doc, "latency");
-    bool ok = result_json_add_number(lat, "mean", res->latency_mean);
-    ok = ok && result_json_add_number(lat, "p50", res->latency_p50);
-    ok = ok && result_json_add_number(lat, "p95", res->latency_p95);
-    ok = ok && result_json_add_number(lat, "p99", res->latency_p99);
-    ok = ok && result_json_add_number(lat, "max", res->latency_max);
-    cJSON *breakdown = ok ? cJSON_AddObjectToObject(lat, "breakdown") : NULL;
-    for (int k = 0; ok && k < WAIT_KINDS; k++)
-        ok = result_json_add_number(breakdown, result_json_wait_keys[k], res->breakdown[k]);
-    return ok;
-}
-
-static bool result_json_add_paths(cJSON *doc, const struct result *res)
-{
-    cJSON *hops = cJSON_AddObjectToObject(doc, "hops");
-    bool ok = result_json_add_number(hops, "local", res->hops_local);
-    ok = ok && result_json_add_number(hops, "global", res->hops_global);
-    cJSON *misrouted = ok ? cJSON_AddObjectToObject(doc, "misrouted") : NULL;
-    ok = ok && result_json_add_number(misrouted, "global", res->misrouted_global);
-    return ok && result_json_add_number(misrouted, "local", res->misrouted_local);
-}
-
-static bool result_json_add_fairness_arrays(cJSON *fair, const struct result *res)
-{
-    cJSON *per_router = cJSON_AddArrayToObject(fair, "per_router_injected");
-    bool ok = per_router != NULL;
-    for (int r = 0; ok && r < res->routers && res->per_router_injected; r++) {
-        cJSON *item = result_json_create_count(res->per_router_injected[r]);
-        ok = item && cJSON_AddItemToArray(per_router, item);
-        if (!ok) cJSON_Delete(item);
+    cJSON *array = cJSON_CreateArray();
+    int n = result_field_length(f, source);
+    for (int i = 0; array && i < n; i++) {
+        cJSON *item = element(f, source, i);
+        if (!item || !cJSON_AddItemToArray(array, item)) {
+            cJSON_Delete(item);
+            cJSON_Delete(array);
+            return NULL;
+        }
     }
-    cJSON *group0 = ok ? cJSON_AddArrayToObject(fair, "group0_injected_load") : NULL;
-    ok = ok && group0 != NULL;
-    for (int r = 0; ok && r < res->a && res->group0_injected_load; r++) {
-        cJSON *item = cJSON_CreateNumber(res->group0_injected_load[r]);
-        ok = item && cJSON_AddItemToArray(group0, item);
-        if (!ok) cJSON_Delete(item);
+    return array;
+}
+
+/* The JSON value of a field that is not an object. */
+static cJSON *result_json_create_value(const struct result_field *f, const void *source)
+{
+    switch (f->type) {
+    case RESULT_COUNT:
+        return result_json_create_count(result_field_count(f, source));
+    case RESULT_NUMBER:
+        return cJSON_CreateNumber(result_field_number(f, source));
+    case RESULT_NUMBER_OR_NULL:
+        return result_field_is_null(f, source) ? cJSON_CreateNull()
+                                               : cJSON_CreateNumber(result_field_number(f, source));
+    case RESULT_STRING:
+        return cJSON_CreateString(result_field_string(f, source));
+    case RESULT_COUNT_ARRAY:
+        return result_json_create_array(f, source, result_json_count_at);
+    case RESULT_NUMBER_ARRAY:
+        return result_json_create_array(f, source, result_json_number_at);
+    case RESULT_OBJECT:
+    case RESULT_SETTINGS:
+        break;
     }
+    return NULL;
+}
+
+static bool result_json_add_field(cJSON *obj, const struct result_field *f, const void *source,
+                                  const struct result_json_render *r)
+{
+    if (f->measured && !r->include_timing)
+        return true;
+    if (f->type == RESULT_SETTINGS) /* the settings schema (config.h) drives "config" */
+        return result_json_add_config(obj, r->cfg);
+    if (f->type == RESULT_OBJECT) {
+        cJSON *child = cJSON_AddObjectToObject(obj, f->key);
+        return child &&
+               result_json_add_section(child, f->section, result_field_object(f, source), r);
+    }
+    return result_json_add(obj, f->key, result_json_create_value(f, source));
+}
+
+static bool result_json_add_section(cJSON *obj, const struct result_section *section,
+                                    const void *source, const struct result_json_render *r)
+{
+    bool ok = true;
+    for (int i = 0; ok && i < section->n_fields; i++)
+        ok = result_json_add_field(obj, &section->fields[i], source, r);
     return ok;
-}
-
-static bool result_json_add_fairness(cJSON *doc, const struct result *res)
-{
-    const struct fairness *f = &res->fairness;
-    cJSON *fair = cJSON_AddObjectToObject(doc, "fairness");
-    bool ok = result_json_add_number(fair, "min_injected_load", f->min_injected_load);
-    ok = ok && result_json_add_number(fair, "min_injected_pct_of_offered",
-                                      f->min_injected_pct_of_offered);
-    /* max/min is infinite when a router injected nothing. */
-    if (f->starved_routers > 0)
-        ok = ok && cJSON_AddNullToObject(fair, "max_min") != NULL;
-    else
-        ok = ok && result_json_add_number(fair, "max_min", f->max_min);
-    ok = ok && result_json_add_count(fair, "starved_routers", (uint64_t)f->starved_routers);
-    ok = ok && result_json_add_number(fair, "cov", f->cov);
-    return ok && result_json_add_fairness_arrays(fair, res);
-}
-
-static bool result_json_add_timing(cJSON *doc, const struct result *res)
-{
-    cJSON *timing = cJSON_AddObjectToObject(doc, "timing");
-    bool ok = result_json_add_number(timing, "wall_seconds", res->wall_seconds);
-    ok = ok && result_json_add_number(timing, "cycles_per_second", res->cycles_per_second);
-    return ok && result_json_add_number(timing, "router_cycles_per_second",
-                                        res->router_cycles_per_second);
 }
 
 char *result_json_render(const struct sim_config *cfg, const struct result *res,
                          bool include_timing)
 {
+    const struct result_json_render r = {cfg, include_timing};
     cJSON *doc = cJSON_CreateObject();
-    bool ok = doc != NULL && result_json_add_header(doc) && result_json_add_config(doc, cfg) &&
-              result_json_add_network(doc, res) && result_json_add_load(doc, res) &&
-              result_json_add_packets(doc, res) && result_json_add_latency(doc, res) &&
-              result_json_add_paths(doc, res) && result_json_add_fairness(doc, res) &&
-              (!include_timing || result_json_add_timing(doc, res));
+    bool ok = doc != NULL && result_json_add_section(doc, &result_schema_document, res, &r);
     char *text = ok ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
     return text;

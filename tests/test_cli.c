@@ -356,6 +356,34 @@ static void test_cli_default_output_path(void)
     free(out);
 }
 
+/* ---- dfsim schema ---- */
+
+/* `dfsim schema --json` prints the table's JSON, exactly what plots/result_schema.json holds,
+ * and --markdown the README's table; anything else is a bad command line. */
+static void test_cli_schema(void)
+{
+    test_cli_expect("schema --json", 0, "{\n\t\"schema\":\t1,\n\t\"sections\":\t[{");
+    test_cli_expect("schema --markdown", 0, "| `fairness.max_min` | number or null |");
+    test_cli_expect("schema --help", 0, "usage: dfsim schema --json | --markdown");
+    test_cli_expect("schema", 2, "schema: missing --json or --markdown");
+    test_cli_expect("schema --yaml", 2, "schema: unknown option '--yaml'");
+    test_cli_expect("schema --json extra", 2, "schema: unexpected argument 'extra'");
+    test_cli_expect("--help", 0, "dfsim schema --json | --markdown");
+    enum { SCHEMA_MAX = 1 << 20 };
+    char *out = malloc(SCHEMA_MAX), *committed = malloc(SCHEMA_MAX);
+    CU_ASSERT_FATAL(out && committed);
+    CU_ASSERT_EQUAL(test_run_command("./dfsim schema --json 2>/dev/null", out, SCHEMA_MAX), 0);
+    FILE *f = fopen("plots/result_schema.json", "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    size_t n = fread(committed, 1, SCHEMA_MAX - 1, f);
+    fclose(f);
+    committed[n] = '\0';
+    CU_ASSERT(n > 1000 && n < SCHEMA_MAX - 1);
+    CU_ASSERT_STRING_EQUAL(out, committed);
+    free(out);
+    free(committed);
+}
+
 int test_cli_register(void)
 {
     static const struct test_case tests[] = {
@@ -365,6 +393,7 @@ int test_cli_register(void)
         {"watchdog shorter than a healthy pause: exit 2", test_cli_watchdog_too_short},
         {"run writes every key of SPEC section 8", test_cli_run_writes_document},
         {"default output path results/NAME.json", test_cli_default_output_path},
+        {"dfsim schema --json | --markdown", test_cli_schema},
     };
     return test_add_suite("cli", test_cli_init, test_cli_cleanup, tests,
                           sizeof tests / sizeof tests[0]);

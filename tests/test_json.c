@@ -1,5 +1,6 @@
 /* The result document: every key of SPEC section 8 in order with its value, the config
- * object built from the schema, starvation as null, and the atomic, failure-safe write. */
+ * object built from the schema, starvation as null, the atomic, failure-safe write, and the
+ * table the document is rendered from (result_schema.c). */
 #include <CUnit/CUnit.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -15,6 +16,8 @@
 
 #include "config.h"
 #include "result_json.h"
+#include "result_schema.h"
+#include "schema_cli.h"
 #include "stats.h"
 #include "test_util.h"
 #include "version.h"
@@ -497,6 +500,338 @@ static void test_json_write_disk_full(void)
     scratch_free(&sc);
 }
 
+/* ---- the table of the document (result_schema.c) ---- */
+
+#define TABLE_MAX_PATHS 128
+
+/* Dotted paths, in the order found. */
+struct path_list {
+    char paths[TABLE_MAX_PATHS][RESULT_PATH_LEN];
+    const struct result_field *fields[TABLE_MAX_PATHS];
+    int n;
+};
+
+static void path_list_add(struct path_list *list, const char *path, const struct result_field *f)
+{
+    CU_ASSERT_FATAL(list->n < TABLE_MAX_PATHS);
+    snprintf(list->paths[list->n], RESULT_PATH_LEN, "%s", path);
+    list->fields[list->n++] = f;
+}
+
+static int table_collect(void *ctx, const char *path, const struct result_field *f)
+{
+    path_list_add(ctx, path, f);
+    return 0;
+}
+
+static void table_paths(struct path_list *list)
+{
+    list->n = 0;
+    CU_ASSERT_EQUAL(result_schema_walk(&result_schema_document, table_collect, list), 0);
+}
+
+/* Every member of a rendered object, depth first; "config" (driven by the settings schema) is
+ * not entered. */
+static void document_paths(const cJSON *obj, const char *prefix, struct path_list *list)
+{
+    for (const cJSON *child = obj->child; child; child = child->next) {
+        char path[RESULT_PATH_LEN];
+        snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", child->string);
+        path_list_add(list, path, NULL);
+        if (cJSON_IsObject(child) && strcmp(path, "config") != 0)
+            document_paths(child, path, list);
+    }
+}
+
+/* The JSON value matches the type the table gives its field. */
+static bool json_has_type(const cJSON *item, enum result_type type)
+{
+    switch (type) {
+    case RESULT_COUNT:
+        return cJSON_IsNumber(item) && item->valuedouble >= 0 &&
+               item->valuedouble == floor(item->valuedouble);
+    case RESULT_NUMBER:
+        return cJSON_IsNumber(item);
+    case RESULT_NUMBER_OR_NULL:
+        return cJSON_IsNumber(item) || cJSON_IsNull(item);
+    case RESULT_STRING:
+        return cJSON_IsString(item);
+    case RESULT_COUNT_ARRAY:
+    case RESULT_NUMBER_ARRAY:
+        return cJSON_IsArray(item);
+    case RESULT_OBJECT:
+    case RESULT_SETTINGS:
+        return cJSON_IsObject(item);
+    }
+    return false;
+}
+
+/* The rendered document holds each field of the table once, at its path, with its type, in
+ * the table's order, and nothing else. */
+static void test_json_table_rendered_once(void)
+{
+    struct sample s;
+    sample_init(&s);
+    cJSON *doc = sample_parse(&s, true);
+    static struct path_list table, rendered;
+    table_paths(&table);
+    rendered.n = 0;
+    document_paths(doc, "", &rendered);
+    CU_ASSERT(table.n > 40);
+    CU_ASSERT_EQUAL(rendered.n, table.n);
+    for (int i = 0; i < table.n && i < rendered.n; i++) {
+        if (strcmp(table.paths[i], rendered.paths[i]) != 0) {
+            fprintf(stderr, "\nfield %d: table %s, document %s\n", i, table.paths[i],
+                    rendered.paths[i]);
+            CU_FAIL("the document differs from the table");
+            break;
+        }
+        if (!json_has_type(json_at(doc, table.paths[i]), table.fields[i]->type)) {
+            fprintf(stderr, "\n%s is not a %s\n", table.paths[i],
+                    result_type_name(table.fields[i]->type));
+            CU_FAIL("wrong JSON type");
+        }
+    }
+    cJSON_Delete(doc);
+}
+
+/* Without timing, exactly the measured fields (and what they hold) are left out. */
+static void test_json_table_measured(void)
+{
+    struct sample s;
+    sample_init(&s);
+    cJSON *doc = sample_parse(&s, false);
+    static struct path_list table;
+    table_paths(&table);
+    int measured = 0;
+    for (int i = 0; i < table.n; i++) {
+        bool is_measured = table.fields[i]->measured;
+        measured += is_measured;
+        if (!is_measured)
+            continue;
+        CU_ASSERT_PTR_NULL(json_at(doc, table.paths[i]));
+    }
+    CU_ASSERT_EQUAL(measured, 1); /* "timing" */
+    CU_ASSERT(result_schema_find("timing")->measured);
+    cJSON_Delete(doc);
+}
+
+static bool storage_fits_type(const struct result_field *f)
+{
+    switch (f->type) {
+    case RESULT_COUNT:
+        return f->storage == RESULT_STORED_INT || f->storage == RESULT_STORED_U64;
+    case RESULT_NUMBER:
+        return f->storage == RESULT_STORED_DOUBLE;
+    case RESULT_NUMBER_OR_NULL:
+        return f->storage == RESULT_STORED_DOUBLE && f->null_when;
+    case RESULT_STRING:
+        return f->storage == RESULT_STORED_STRING;
+    case RESULT_COUNT_ARRAY:
+        return f->storage == RESULT_STORED_U64_ARRAY;
+    case RESULT_NUMBER_ARRAY:
+        return f->storage == RESULT_STORED_DOUBLE_ARRAY;
+    case RESULT_OBJECT:
+        return f->storage == RESULT_STORED_NOWHERE && f->section && f->section->n_fields > 0;
+    case RESULT_SETTINGS:
+        return f->storage == RESULT_STORED_NOWHERE && !f->section;
+    }
+    return false;
+}
+
+/* Paths are unique, every field is found by its path, reads what its type says, and has a
+ * meaning and a unit string. */
+static void test_json_table_well_formed(void)
+{
+    static struct path_list table;
+    table_paths(&table);
+    for (int i = 0; i < table.n; i++) {
+        const struct result_field *f = table.fields[i];
+        for (int j = 0; j < i; j++)
+            if (strcmp(table.paths[i], table.paths[j]) == 0) {
+                fprintf(stderr, "\n%s appears twice\n", table.paths[i]);
+                CU_FAIL("duplicate path");
+            }
+        CU_ASSERT_PTR_EQUAL(result_schema_find(table.paths[i]), f);
+        CU_ASSERT(f->meaning && strlen(f->meaning) > 5 && f->unit);
+        if (!storage_fits_type(f)) {
+            fprintf(stderr, "\n%s: storage %d does not fit a %s\n", table.paths[i], f->storage,
+                    result_type_name(f->type));
+            CU_FAIL("storage does not fit the type");
+        }
+    }
+    CU_ASSERT_PTR_NULL(result_schema_find("latency.nope"));
+    CU_ASSERT_PTR_NULL(result_schema_find("latency.mean.x"));
+    /* The breakdown holds one field per kind of wait, in enum wait_kind order. */
+    const struct result_field *breakdown = result_schema_find("latency.breakdown");
+    CU_ASSERT_FATAL(breakdown && breakdown->type == RESULT_OBJECT);
+    CU_ASSERT_EQUAL(breakdown->section->n_fields, WAIT_KINDS);
+    CU_ASSERT_STRING_EQUAL(breakdown->section->fields[WAIT_MINIMAL_LINKS].key, "minimal_links");
+}
+
+/* Key figures: unique names on scalar numbers, sweep.json's ranks 1..n without gaps, averaged
+ * figures among them, and the order sweep.json has always had (its bytes depend on it). */
+static void test_json_table_figures(void)
+{
+    static const char *const points[] = {
+        "offered",           "accepted", "injected", "latency_mean",     "latency_p99",
+        "min_injected_load", "max_min",  "cov",      "misrouted_global", "misrouted_local"};
+    static const char *const groups[] = {"offered",           "accepted", "latency_mean",
+                                         "min_injected_load", "max_min",  "cov"};
+    struct result_figures figures;
+    result_schema_figures(&figures);
+    int ranked = 0, averaged = 0;
+    for (int i = 0; i < figures.n; i++) {
+        const struct result_field *f = figures.items[i].field;
+        CU_ASSERT(f->type == RESULT_NUMBER || f->type == RESULT_NUMBER_OR_NULL);
+        CU_ASSERT_PTR_EQUAL(result_schema_find(figures.items[i].path), f);
+        CU_ASSERT(f->figure.nulls_key == NULL || f->type == RESULT_NUMBER_OR_NULL);
+        for (int j = 0; j < i; j++)
+            CU_ASSERT(strcmp(f->figure.name, figures.items[j].field->figure.name) != 0);
+        if (f->figure.sweep_rank) {
+            CU_ASSERT_EQUAL(f->figure.sweep_rank, ranked + 1); /* ranked first, in order */
+            CU_ASSERT_FATAL(ranked < 10);
+            CU_ASSERT_STRING_EQUAL(f->figure.name, points[ranked]);
+            ranked++;
+        }
+        if (f->figure.averaged) {
+            CU_ASSERT(f->figure.sweep_rank > 0);
+            CU_ASSERT_FATAL(averaged < 6);
+            CU_ASSERT_STRING_EQUAL(f->figure.name, groups[averaged]);
+            averaged++;
+        }
+    }
+    CU_ASSERT_EQUAL(ranked, 10);
+    CU_ASSERT_EQUAL(averaged, 6);
+    CU_ASSERT_STRING_EQUAL(result_schema_find("fairness.max_min")->figure.nulls_key, "starved");
+    CU_ASSERT_STRING_EQUAL(result_schema_find("latency.mean")->figure.name, "latency_mean");
+}
+
+/* Values are read from the struct a section reads: a section of the table rendered from a
+ * struct result other than the one of the document gives that struct's values. */
+static void test_json_table_reads_its_source(void)
+{
+    struct sample a, b;
+    sample_init(&a);
+    sample_init(&b);
+    b.res.latency_p99 = 1234;
+    b.res.fairness.starved_routers = 2;
+    const struct result_field *p99 = result_schema_find("latency.p99");
+    const struct result_field *max_min = result_schema_find("fairness.max_min");
+    const struct result_field *per_router = result_schema_find("fairness.per_router_injected");
+    CU_ASSERT_DOUBLE_EQUAL(result_field_number(p99, &a.res), 520, EPS);
+    CU_ASSERT_DOUBLE_EQUAL(result_field_number(p99, &b.res), 1234, EPS);
+    CU_ASSERT_FALSE(result_field_is_null(max_min, &a.res));
+    CU_ASSERT_TRUE(result_field_is_null(max_min, &b.res));
+    CU_ASSERT_EQUAL(result_field_length(per_router, &a.res), 3);
+    CU_ASSERT_EQUAL(result_field_count_at(per_router, &a.res, 2), 9007199254740993ULL);
+    b.res.per_router_injected = NULL; /* a missing array is rendered empty */
+    CU_ASSERT_EQUAL(result_field_length(per_router, &b.res), 0);
+    /* "dfsim" reads the build's constants, whatever the result. */
+    const struct result_field *dfsim = result_schema_find("dfsim");
+    const struct result_field *schema = result_schema_find("dfsim.schema");
+    CU_ASSERT_EQUAL(result_field_count(schema, result_field_object(dfsim, &a.res)), DFSIM_SCHEMA);
+    CU_ASSERT_PTR_EQUAL(result_field_object(result_schema_find("load"), &b.res), &b.res);
+}
+
+/* ---- what is generated from the table ---- */
+
+#define README_TABLE_BEGIN "<!-- generated by `dfsim schema --markdown`"
+#define README_TABLE_END "<!-- end of the generated table -->"
+
+/* README.md's result-document table is what `dfsim schema --markdown` prints. */
+static void test_json_readme_table(void)
+{
+    char *readme = read_file("README.md");
+    char *table = schema_cli_markdown();
+    CU_ASSERT_FATAL(readme && table);
+    char *begin = strstr(readme, README_TABLE_BEGIN);
+    char *end = begin ? strstr(begin, README_TABLE_END) : NULL;
+    CU_ASSERT_FATAL(begin && end);
+    begin = strchr(begin, '\n') + 1;
+    *end = '\0';
+    if (strcmp(begin, table) != 0) {
+        fprintf(stderr, "\nREADME.md's table of the result document is stale: replace the lines "
+                        "between its markers with the output of `./dfsim schema --markdown`\n");
+        CU_FAIL("README.md is stale");
+    }
+    /* one row per field, after the header and its rule */
+    static struct path_list table_fields;
+    table_paths(&table_fields);
+    int rows = 0;
+    for (const char *line = table; (line = strchr(line, '\n')); line++)
+        rows++;
+    CU_ASSERT_EQUAL(rows, table_fields.n + 2);
+    free(readme);
+    free(table);
+}
+
+/* plots/result_schema.json, which the plot scripts read, is what `dfsim schema --json` prints:
+ * the JSON of the table plus a newline. */
+static void test_json_plots_schema_file(void)
+{
+    char *committed = read_file("plots/result_schema.json");
+    char *json = schema_cli_json();
+    CU_ASSERT_FATAL(committed && json);
+    size_t n = strlen(json);
+    bool same = strlen(committed) == n + 1 && strncmp(committed, json, n) == 0 &&
+                committed[n] == '\n';
+    if (!same) {
+        fprintf(stderr, "\nplots/result_schema.json is stale: run "
+                        "`./dfsim schema --json > plots/result_schema.json`\n");
+        CU_FAIL("plots/result_schema.json is stale");
+    }
+    free(committed);
+    free(json);
+}
+
+/* The JSON of the table: every section once, the document first; each object field names a
+ * listed section; the figures with their paths. */
+static void test_json_schema_json(void)
+{
+    char *text = schema_cli_json();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    check_number(doc, "schema", DFSIM_SCHEMA);
+    const cJSON *sections = json_at(doc, "sections");
+    CU_ASSERT_FATAL(cJSON_IsArray(sections));
+    CU_ASSERT_STRING_EQUAL(json_at(cJSON_GetArrayItem(sections, 0), "name")->valuestring,
+                           result_schema_document.name);
+    int fields = 0;
+    const cJSON *section, *field;
+    cJSON_ArrayForEach(section, sections)
+    {
+        cJSON_ArrayForEach(field, json_at(section, "fields"))
+        {
+            fields++;
+            const cJSON *name = json_at(field, "section");
+            if (!name)
+                continue;
+            int found = 0;
+            const cJSON *other;
+            cJSON_ArrayForEach(other, sections) found +=
+                strcmp(json_at(other, "name")->valuestring, name->valuestring) == 0;
+            CU_ASSERT_EQUAL(found, 1);
+        }
+    }
+    static struct path_list table;
+    table_paths(&table);
+    CU_ASSERT_EQUAL(fields, table.n); /* no section is used twice yet */
+    struct result_figures figures;
+    result_schema_figures(&figures);
+    const cJSON *listed = json_at(doc, "figures");
+    CU_ASSERT_FATAL(cJSON_GetArraySize(listed) == figures.n);
+    for (int i = 0; i < figures.n; i++) {
+        const cJSON *figure = cJSON_GetArrayItem(listed, i);
+        CU_ASSERT_STRING_EQUAL(json_at(figure, "name")->valuestring,
+                               figures.items[i].field->figure.name);
+        CU_ASSERT_STRING_EQUAL(json_at(figure, "path")->valuestring, figures.items[i].path);
+    }
+    cJSON_Delete(doc);
+}
+
 int test_json_register(void)
 {
     CU_pSuite suite = CU_add_suite("json", NULL, NULL);
@@ -514,6 +849,14 @@ int test_json_register(void)
         {"atomic write replaces the file", test_json_write},
         {"write to bad paths fails cleanly", test_json_write_bad_paths},
         {"write on a full disk keeps the old file", test_json_write_disk_full},
+        {"table: every field rendered once, in order, typed", test_json_table_rendered_once},
+        {"table: measured fields left out without timing", test_json_table_measured},
+        {"table: unique paths, storage fits the type", test_json_table_well_formed},
+        {"table: key figures of sweep.json", test_json_table_figures},
+        {"table: values read from the section's struct", test_json_table_reads_its_source},
+        {"dfsim schema --json: sections, fields, figures", test_json_schema_json},
+        {"plots/result_schema.json is up to date", test_json_plots_schema_file},
+        {"README.md's result table is up to date", test_json_readme_table},
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
         if (!CU_add_test(suite, tests[i].name, tests[i].fn)) return -1;

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "result_schema.h"
 #include "saturation.h"
 #include "sweep.h"
 #include "sweep_doc.h"
@@ -326,6 +327,37 @@ static cJSON *test_sweep_load_json(const char *dir, const char *file)
     return doc;
 }
 
+/* The members of obj after its first `skip` ones have exactly the key figures of the result
+ * schema that pass `wanted`, in its order. */
+static void test_sweep_expect_figures(const cJSON *obj, int skip,
+                                      bool (*wanted)(const struct result_figure *))
+{
+    struct result_figures figures;
+    result_schema_figures(&figures);
+    const cJSON *member = obj->child;
+    for (int i = 0; member && i < skip; i++)
+        member = member->next;
+    for (int f = 0; f < figures.n; f++) {
+        const struct result_figure *figure = &figures.items[f].field->figure;
+        if (!wanted(figure))
+            continue;
+        CU_ASSERT_FATAL(member != NULL);
+        CU_ASSERT_STRING_EQUAL(member->string, figure->name);
+        member = member->next;
+    }
+    CU_ASSERT_PTR_NULL(member);
+}
+
+static bool test_sweep_in_points(const struct result_figure *figure)
+{
+    return figure->sweep_rank > 0;
+}
+
+static bool test_sweep_averaged(const struct result_figure *figure)
+{
+    return figure->averaged;
+}
+
 static void test_sweep_merge_arithmetic(void)
 {
     char dir[256], sub[300], err[1024];
@@ -354,6 +386,10 @@ static void test_sweep_merge_arithmetic(void)
         cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(points, 1), "max_min")));
     CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(groups), 2);
     const cJSON *g0 = cJSON_GetArrayItem(groups, 0), *g1 = cJSON_GetArrayItem(groups, 1);
+    /* file, variant, point, hash, index, then the figures the result schema gives sweep.json;
+     * groups: variant, point, seeds, then the averaged figures */
+    test_sweep_expect_figures(cJSON_GetArrayItem(points, 0), 5, test_sweep_in_points);
+    test_sweep_expect_figures(g0, 3, test_sweep_averaged);
     CU_ASSERT_EQUAL(test_sweep_get(g0, "seeds", NULL), 3);
     CU_ASSERT_PTR_NULL(cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(g0, "point"), "sim.seed"));

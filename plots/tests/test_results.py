@@ -261,6 +261,8 @@ class TestSweepIndex(unittest.TestCase):
         self.assertEqual(g4.stat("accepted").mean, 0.123)
         self.assertEqual(g4.stat("accepted").ci95, 0.01)
         self.assertIsNone(g4.stat("max_min").mean)
+        self.assertEqual(g4.stat("max_min").starved, 2)  # counted under the nulls_key
+        self.assertEqual(g4.stat("accepted").starved, 0)
         g2 = [g for g in groups if g.load == 0.2][0]
         self.assertNotEqual(g2.stat("accepted").mean, 0.123)
 

@@ -86,6 +86,18 @@ class TestTinySweep(unittest.TestCase):
                 self.assertAlmostEqual(mine.mean, theirs.mean, places=9)
                 self.assertAlmostEqual(mine.ci95, theirs.ci95, delta=1e-3 * (mine.ci95 + 1e-9))
 
+    def test_sweep_json_figures_are_the_tables(self):
+        figures = dr.RESULT_SCHEMA["figures"]
+        in_points = [f["name"] for f in sorted(figures, key=lambda f: f["sweep_rank"])
+                     if f["sweep_rank"] > 0]
+        averaged = [f["name"] for f in figures if f["averaged"]]
+        index, = dr.find_sweep_indexes([self.dir])
+        for p in index["points"]:
+            self.assertEqual(list(p)[5:], in_points)  # after file, variant, point, hash, index
+        for g in index["groups"]:
+            self.assertEqual(list(g)[3:], averaged)  # after variant, point, seeds
+            self.assertIn("starved", g["max_min"])
+
     def test_saturation_from_sweep(self):
         sat = dr.sweep_saturation(dr.find_sweep_indexes([self.dir]))
         self.assertIn(("VAL-sat", "UN"), sat)

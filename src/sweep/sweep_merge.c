@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "result_schema.h"
 #include "saturation.h"
 #include "sweep_doc.h"
 
@@ -25,28 +26,6 @@ struct sweep_merge {
     struct sweep_merge_entry *entries;
     int n, cap;
 };
-
-/* The figures of a point kept in sweep.json: output key, path in the document. */
-static const char *const sweep_merge_figures[][2] = {
-    {"offered", "load.offered"},
-    {"accepted", "load.accepted"},
-    {"injected", "load.injected"},
-    {"latency_mean", "latency.mean"},
-    {"latency_p99", "latency.p99"},
-    {"min_injected_load", "fairness.min_injected_load"},
-    {"max_min", "fairness.max_min"},
-    {"cov", "fairness.cov"},
-    {"misrouted_global", "misrouted.global"},
-    {"misrouted_local", "misrouted.local"},
-};
-#define SWEEP_MERGE_FIGURES (sizeof sweep_merge_figures / sizeof sweep_merge_figures[0])
-
-/* The figures averaged over seeds, in output order. */
-static const char *const sweep_merge_group_figures[] = {
-    "offered", "accepted", "latency_mean", "min_injected_load", "max_min", "cov",
-};
-#define SWEEP_MERGE_GROUP_FIGURES                                                                  \
-    (sizeof sweep_merge_group_figures / sizeof sweep_merge_group_figures[0])
 
 /* ---- statistics ---- */
 
@@ -187,7 +166,8 @@ static bool sweep_merge_add_number(cJSON *obj, const char *key, double x)
     return sweep_merge_add_item(obj, key, sweep_merge_number_or_null(x));
 }
 
-/* {"file", "variant", "point", "hash", "index", key figures...} of a point document; a
+/* {"file", "variant", "point", "hash", "index", key figures...} of a point document (the
+ * figures with a sweep_rank in the result schema, in rank order); a
  * saturation step also gets "load", "tolerance", "resolution" (used to build its search). */
 static cJSON *sweep_merge_summary(const struct sweep_merge_entry *e)
 {
@@ -197,9 +177,12 @@ static cJSON *sweep_merge_summary(const struct sweep_merge_entry *e)
               sweep_merge_add_copy(p, "point", sweep_merge_get(e->meta, "point")) &&
               sweep_merge_add_copy(p, "hash", sweep_merge_get(e->meta, "hash")) &&
               sweep_merge_add_copy(p, "index", sweep_merge_get(e->meta, "index"));
-    for (size_t f = 0; ok && f < SWEEP_MERGE_FIGURES; f++)
-        ok = sweep_merge_add_number(p, sweep_merge_figures[f][0],
-                                    sweep_doc_number(e->doc, sweep_merge_figures[f][1]));
+    struct result_figures figures;
+    result_schema_figures(&figures);
+    for (int f = 0; ok && f < figures.n; f++)
+        if (figures.items[f].field->figure.sweep_rank)
+            ok = sweep_merge_add_number(p, figures.items[f].field->figure.name,
+                                        sweep_doc_number(e->doc, figures.items[f].path));
     if (ok && !isnan(e->load))
         ok = sweep_merge_add_number(p, "load", e->load) &&
              sweep_merge_add_number(p, "tolerance",
@@ -239,9 +222,10 @@ static char *sweep_merge_key(const cJSON *summary, bool by_index)
     return key;
 }
 
-/* {"mean", "ci95"} over the members' non-null values of a figure; max_min also counts the
- * null (infinite: a router starved) values as "starved". */
-static cJSON *sweep_merge_figure_stats(const cJSON *const *members, int n, const char *figure)
+/* {"mean", "ci95"} over the members' non-null values of a figure; a figure with a nulls_key
+ * (max_min: null when a router starved) also counts the null values under that key. */
+static cJSON *sweep_merge_figure_stats(const cJSON *const *members, int n, const char *figure,
+                                       const char *nulls_key)
 {
     double *values = calloc((size_t)(n > 0 ? n : 1), sizeof *values), mean, ci95;
     if (!values)
@@ -257,8 +241,8 @@ static cJSON *sweep_merge_figure_stats(const cJSON *const *members, int n, const
     cJSON *s = cJSON_CreateObject();
     bool ok = s && sweep_merge_add_number(s, "mean", used ? mean : NAN) &&
               sweep_merge_add_number(s, "ci95", used ? ci95 : NAN);
-    if (ok && strcmp(figure, "max_min") == 0)
-        ok = cJSON_AddNumberToObject(s, "starved", n - used) != NULL;
+    if (ok && nulls_key)
+        ok = cJSON_AddNumberToObject(s, nulls_key, n - used) != NULL;
     if (!ok) {
         cJSON_Delete(s);
         return NULL;
@@ -286,12 +270,17 @@ static cJSON *sweep_merge_group_head(const cJSON *first, int n)
 
 static cJSON *sweep_merge_point_group(const cJSON *const *members, int n)
 {
+    struct result_figures figures;
+    result_schema_figures(&figures);
     cJSON *g = sweep_merge_group_head(members[0], n);
     bool ok = g != NULL;
-    for (size_t f = 0; ok && f < SWEEP_MERGE_GROUP_FIGURES; f++)
-        ok = sweep_merge_add_item(
-            g, sweep_merge_group_figures[f],
-            sweep_merge_figure_stats(members, n, sweep_merge_group_figures[f]));
+    for (int f = 0; ok && f < figures.n; f++) {
+        const struct result_figure *figure = &figures.items[f].field->figure;
+        if (figure->averaged)
+            ok = sweep_merge_add_item(
+                g, figure->name,
+                sweep_merge_figure_stats(members, n, figure->name, figure->nulls_key));
+    }
     if (!ok) {
         cJSON_Delete(g);
         return NULL;
@@ -453,7 +442,7 @@ static cJSON *sweep_merge_search(const cJSON *const *steps, int n)
 static cJSON *sweep_merge_search_group(const cJSON *const *members, int n)
 {
     cJSON *g = sweep_merge_group_head(members[0], n);
-    if (g && !sweep_merge_add_item(g, "load", sweep_merge_figure_stats(members, n, "load"))) {
+    if (g && !sweep_merge_add_item(g, "load", sweep_merge_figure_stats(members, n, "load", NULL))) {
         cJSON_Delete(g);
         return NULL;
     }

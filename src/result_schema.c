@@ -1,0 +1,415 @@
+/* result_schema: the result document's sections and fields (SPEC section 8), in document order.
+ *
+ * To add a section: write its fields (RESULT_AT names the member each value is read from),
+ * give it a struct result_section, and list it as a RESULT_OBJECT field of the section that
+ * holds it; result_json renders it, `dfsim schema` prints it, the plot scripts and the README
+ * see it (plots/result_schema.json and the README's table are regenerated from it, and the
+ * tests say when they are stale). A field of a section read from another struct gives a
+ * `locate` function from its own struct to that one. */
+#include "result_schema.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stats.h"
+#include "version.h"
+
+#define RESULT_SCHEMA_COUNT(fields) ((int)(sizeof fields / sizeof fields[0]))
+
+/* ---- "dfsim": the build that wrote the document ---- */
+
+struct result_build {
+    const char *version;
+    int schema;
+};
+
+static const struct result_build result_schema_build = {dfsim_version, DFSIM_SCHEMA};
+
+static const void *result_schema_locate_build(const void *result)
+{
+    (void)result;
+    return &result_schema_build;
+}
+
+static const struct result_field result_build_fields[] = {
+    {"version", RESULT_STRING, "", "`git describe` of the build",
+     RESULT_AT(struct result_build, version)},
+    {"schema", RESULT_COUNT, "", "the layout's version, bumped when a key is renamed or removed",
+     RESULT_AT(struct result_build, schema)},
+};
+
+static const struct result_section result_build_section = {
+    "build", "struct result_build", result_build_fields, RESULT_SCHEMA_COUNT(result_build_fields)};
+
+/* ---- the sections read from struct result ---- */
+
+static const struct result_field result_network_fields[] = {
+    {"groups", RESULT_COUNT, "", "groups of routers", RESULT_AT(struct result, groups)},
+    {"routers", RESULT_COUNT, "", "routers", RESULT_AT(struct result, routers)},
+    {"nodes", RESULT_COUNT, "", "nodes (p per router)", RESULT_AT(struct result, nodes)},
+    {"radix", RESULT_COUNT, "ports", "ports per router: p + (a - 1) + h in a canonical dragonfly",
+     RESULT_AT(struct result, radix)},
+};
+
+static const struct result_section result_network_section = {
+    "network", "struct result", result_network_fields, RESULT_SCHEMA_COUNT(result_network_fields)};
+
+/* sweep.json lists accepted before injected, hence the ranks. */
+static const struct result_field result_load_fields[] = {
+    {"offered", RESULT_NUMBER, "phits/node/cycle",
+     "phits of packets generated or refused / (nodes * measure_cycles)",
+     RESULT_AT(struct result, offered),
+     .figure = {.name = "offered", .sweep_rank = 1, .averaged = true}},
+    {"injected", RESULT_NUMBER, "phits/node/cycle",
+     "phits of packets that left their injection queue through the crossbar in the window",
+     RESULT_AT(struct result, injected), .figure = {.name = "injected", .sweep_rank = 3}},
+    {"accepted", RESULT_NUMBER, "phits/node/cycle",
+     "phits delivered to their destination node in the window", RESULT_AT(struct result, accepted),
+     .figure = {.name = "accepted", .sweep_rank = 2, .averaged = true}},
+};
+
+static const struct result_section result_load_section = {
+    "load", "struct result", result_load_fields, RESULT_SCHEMA_COUNT(result_load_fields)};
+
+static const struct result_field result_packets_fields[] = {
+    {"generated", RESULT_COUNT, "packets", "created in the window (entered an injection queue)",
+     RESULT_AT(struct result, generated)},
+    {"refused", RESULT_COUNT, "packets",
+     "Bernoulli arrivals in the window that found the injection queue full (not created)",
+     RESULT_AT(struct result, refused)},
+    {"injected", RESULT_COUNT, "packets", "left their injection queue in the window",
+     RESULT_AT(struct result, injected_packets)},
+    {"delivered", RESULT_COUNT, "packets", "delivered to their destination in the window",
+     RESULT_AT(struct result, delivered)},
+    {"in_flight_at_end", RESULT_COUNT, "packets",
+     "in injection queues, buffers and links when the run ends",
+     RESULT_AT(struct result, in_flight_at_end)},
+};
+
+static const struct result_section result_packets_section = {
+    "packets", "struct result", result_packets_fields, RESULT_SCHEMA_COUNT(result_packets_fields)};
+
+/* In enum wait_kind order. */
+static const struct result_field result_breakdown_fields[] = {
+    {"injection_queue", RESULT_NUMBER, "cycles", "waiting in the injection queue",
+     RESULT_AT(struct result, breakdown[WAIT_INJECTION_QUEUE])},
+    {"local_queues", RESULT_NUMBER, "cycles",
+     "waiting in input and output buffers of local ports, router pipeline included",
+     RESULT_AT(struct result, breakdown[WAIT_LOCAL_QUEUES])},
+    {"global_queues", RESULT_NUMBER, "cycles",
+     "waiting in input and output buffers of global ports, router pipeline included",
+     RESULT_AT(struct result, breakdown[WAIT_GLOBAL_QUEUES])},
+    {"minimal_links", RESULT_NUMBER, "cycles", "crossing the links of the minimal part of the path",
+     RESULT_AT(struct result, breakdown[WAIT_MINIMAL_LINKS])},
+    {"nonminimal_links", RESULT_NUMBER, "cycles",
+     "crossing the links of the nonminimal part of the path",
+     RESULT_AT(struct result, breakdown[WAIT_NONMINIMAL_LINKS])},
+};
+
+static const struct result_section result_breakdown_section = {
+    "latency_breakdown", "struct result", result_breakdown_fields,
+    RESULT_SCHEMA_COUNT(result_breakdown_fields)};
+
+static const struct result_field result_latency_fields[] = {
+    {"mean", RESULT_NUMBER, "cycles", "mean latency", RESULT_AT(struct result, latency_mean),
+     .figure = {.name = "latency_mean", .sweep_rank = 4, .averaged = true}},
+    {"p50", RESULT_NUMBER, "cycles", "median, exact (one histogram bin per cycle)",
+     RESULT_AT(struct result, latency_p50)},
+    {"p95", RESULT_NUMBER, "cycles", "95th percentile, exact",
+     RESULT_AT(struct result, latency_p95)},
+    {"p99", RESULT_NUMBER, "cycles", "99th percentile, exact",
+     RESULT_AT(struct result, latency_p99), .figure = {.name = "latency_p99", .sweep_rank = 5}},
+    {"max", RESULT_NUMBER, "cycles", "largest latency", RESULT_AT(struct result, latency_max)},
+    {"breakdown", RESULT_OBJECT, "cycles", "where the mean latency was spent; sums to the mean",
+     .section = &result_breakdown_section},
+};
+
+static const struct result_section result_latency_section = {
+    "latency", "struct result", result_latency_fields, RESULT_SCHEMA_COUNT(result_latency_fields)};
+
+static const struct result_field result_hops_fields[] = {
+    {"local", RESULT_NUMBER, "hops", "mean local hops per delivered packet",
+     RESULT_AT(struct result, hops_local)},
+    {"global", RESULT_NUMBER, "hops", "mean global hops per delivered packet",
+     RESULT_AT(struct result, hops_global)},
+};
+
+static const struct result_section result_hops_section = {
+    "hops", "struct result", result_hops_fields, RESULT_SCHEMA_COUNT(result_hops_fields)};
+
+static const struct result_field result_misrouted_fields[] = {
+    {"global", RESULT_NUMBER, "", "fraction of delivered packets with a nonminimal global hop",
+     RESULT_AT(struct result, misrouted_global),
+     .figure = {.name = "misrouted_global", .sweep_rank = 9}},
+    {"local", RESULT_NUMBER, "", "fraction of delivered packets with at least one local misroute",
+     RESULT_AT(struct result, misrouted_local),
+     .figure = {.name = "misrouted_local", .sweep_rank = 10}},
+};
+
+static const struct result_section result_misrouted_section = {
+    "misrouted", "struct result", result_misrouted_fields,
+    RESULT_SCHEMA_COUNT(result_misrouted_fields)};
+
+/* Max/min is infinite when a router injected nothing: null, with the count of such routers. */
+static bool result_schema_router_starved(const void *result)
+{
+    return ((const struct result *)result)->fairness.starved_routers > 0;
+}
+
+static const struct result_field result_fairness_fields[] = {
+    {"min_injected_load", RESULT_NUMBER, "phits/node/cycle",
+     "the smallest per-router injected load (packets its nodes injected)",
+     RESULT_AT(struct result, fairness.min_injected_load),
+     .figure = {.name = "min_injected_load", .sweep_rank = 6, .averaged = true}},
+    {"min_injected_pct_of_offered", RESULT_NUMBER, "%",
+     "min_injected_load as a percentage of load.offered",
+     RESULT_AT(struct result, fairness.min_injected_pct_of_offered),
+     .figure = {.name = "min_injected_pct_of_offered"}},
+    {"max_min", RESULT_NUMBER_OR_NULL, "",
+     "largest / smallest per-router injected load; null when a router injected nothing",
+     RESULT_AT(struct result, fairness.max_min), .null_when = result_schema_router_starved,
+     .figure = {.name = "max_min", .sweep_rank = 7, .averaged = true, .nulls_key = "starved"}},
+    {"starved_routers", RESULT_COUNT, "routers", "routers whose nodes injected nothing",
+     RESULT_AT(struct result, fairness.starved_routers)},
+    {"cov", RESULT_NUMBER, "", "population std dev / mean of the per-router injected packets",
+     RESULT_AT(struct result, fairness.cov),
+     .figure = {.name = "cov", .sweep_rank = 8, .averaged = true}},
+    {"per_router_injected", RESULT_COUNT_ARRAY, "packets",
+     "packets injected by each router's nodes",
+     RESULT_ARRAY_AT(struct result, per_router_injected, routers)},
+    {"group0_injected_load", RESULT_NUMBER_ARRAY, "phits/node/cycle",
+     "injected load of each router of group 0",
+     RESULT_ARRAY_AT(struct result, group0_injected_load, a)},
+};
+
+static const struct result_section result_fairness_section = {
+    "fairness", "struct result", result_fairness_fields,
+    RESULT_SCHEMA_COUNT(result_fairness_fields)};
+
+static const struct result_field result_timing_fields[] = {
+    {"wall_seconds", RESULT_NUMBER, "s", "wall-clock time of the simulation",
+     RESULT_AT(struct result, wall_seconds)},
+    {"cycles_per_second", RESULT_NUMBER, "cycles/s", "simulated cycles per wall-clock second",
+     RESULT_AT(struct result, cycles_per_second)},
+    {"router_cycles_per_second", RESULT_NUMBER, "router-cycles/s",
+     "cycles per second times routers", RESULT_AT(struct result, router_cycles_per_second)},
+};
+
+static const struct result_section result_timing_section = {
+    "timing", "struct result", result_timing_fields, RESULT_SCHEMA_COUNT(result_timing_fields)};
+
+/* ---- the document ---- */
+
+static const struct result_field result_document_fields[] = {
+    {"dfsim", RESULT_OBJECT, "", "the build that wrote the document",
+     .section = &result_build_section, .locate = result_schema_locate_build},
+    {"config", RESULT_SETTINGS, "",
+     "every setting, resolved (defaults included), grouped as in the config file, plus `name`",
+     .storage = RESULT_STORED_NOWHERE},
+    {"network", RESULT_OBJECT, "", "the size of the network", .section = &result_network_section},
+    {"load", RESULT_OBJECT, "phits/node/cycle", "loads in the measurement window",
+     .section = &result_load_section},
+    {"packets", RESULT_OBJECT, "packets", "packet counts", .section = &result_packets_section},
+    {"latency", RESULT_OBJECT, "cycles",
+     "generation -> tail delivered, over the packets delivered in the window",
+     .section = &result_latency_section},
+    {"hops", RESULT_OBJECT, "hops", "path lengths", .section = &result_hops_section},
+    {"misrouted", RESULT_OBJECT, "", "nonminimal paths", .section = &result_misrouted_section},
+    {"fairness", RESULT_OBJECT, "",
+     "how evenly routers inject: per router, the packets its p nodes injected in the window",
+     .section = &result_fairness_section},
+    {"timing", RESULT_OBJECT, "",
+     "speed of the run: the only part that is not a function of the config",
+     .section = &result_timing_section, .measured = true},
+};
+
+const struct result_section result_schema_document = {"document", "struct result",
+                                                      result_document_fields,
+                                                      RESULT_SCHEMA_COUNT(result_document_fields)};
+
+/* ---- reading values ---- */
+
+static const char *result_field_address(const struct result_field *f, const void *source)
+{
+    return (const char *)source + f->offset;
+}
+
+uint64_t result_field_count(const struct result_field *f, const void *source)
+{
+    int int_value;
+    uint64_t u64_value;
+    if (f->storage == RESULT_STORED_INT) {
+        memcpy(&int_value, result_field_address(f, source), sizeof int_value);
+        return (uint64_t)int_value;
+    }
+    assert(f->storage == RESULT_STORED_U64);
+    memcpy(&u64_value, result_field_address(f, source), sizeof u64_value);
+    return u64_value;
+}
+
+double result_field_number(const struct result_field *f, const void *source)
+{
+    double value;
+    assert(f->storage == RESULT_STORED_DOUBLE);
+    memcpy(&value, result_field_address(f, source), sizeof value);
+    return value;
+}
+
+bool result_field_is_null(const struct result_field *f, const void *source)
+{
+    return f->type == RESULT_NUMBER_OR_NULL && f->null_when(source);
+}
+
+const char *result_field_string(const struct result_field *f, const void *source)
+{
+    const char *value;
+    assert(f->storage == RESULT_STORED_STRING);
+    memcpy(&value, result_field_address(f, source), sizeof value);
+    return value;
+}
+
+static const void *result_field_array(const struct result_field *f, const void *source)
+{
+    const void *array;
+    memcpy(&array, result_field_address(f, source), sizeof array);
+    return array;
+}
+
+int result_field_length(const struct result_field *f, const void *source)
+{
+    int length;
+    memcpy(&length, (const char *)source + f->length_offset, sizeof length);
+    return result_field_array(f, source) && length > 0 ? length : 0;
+}
+
+uint64_t result_field_count_at(const struct result_field *f, const void *source, int i)
+{
+    assert(f->storage == RESULT_STORED_U64_ARRAY && i < result_field_length(f, source));
+    return ((const uint64_t *)result_field_array(f, source))[i];
+}
+
+double result_field_number_at(const struct result_field *f, const void *source, int i)
+{
+    assert(f->storage == RESULT_STORED_DOUBLE_ARRAY && i < result_field_length(f, source));
+    return ((const double *)result_field_array(f, source))[i];
+}
+
+const void *result_field_object(const struct result_field *f, const void *source)
+{
+    return f->locate ? f->locate(source) : source;
+}
+
+const char *result_type_name(enum result_type type)
+{
+    switch (type) {
+    case RESULT_COUNT:
+        return "count";
+    case RESULT_NUMBER:
+        return "number";
+    case RESULT_NUMBER_OR_NULL:
+        return "number or null";
+    case RESULT_STRING:
+        return "string";
+    case RESULT_COUNT_ARRAY:
+        return "array of counts";
+    case RESULT_NUMBER_ARRAY:
+        return "array of numbers";
+    case RESULT_OBJECT:
+        return "object";
+    case RESULT_SETTINGS:
+        return "object of settings";
+    }
+    return "?";
+}
+
+/* ---- walking the table ---- */
+
+struct result_schema_walker {
+    int (*visit)(void *ctx, const char *path, const struct result_field *f);
+    void *ctx;
+    char path[RESULT_PATH_LEN];
+};
+
+static int result_schema_walk_section(struct result_schema_walker *w,
+                                      const struct result_section *section)
+{
+    size_t prefix = strlen(w->path);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < section->n_fields; i++) {
+        const struct result_field *f = &section->fields[i];
+        int n =
+            snprintf(w->path + prefix, sizeof w->path - prefix, "%s%s", prefix ? "." : "", f->key);
+        assert(n > 0 && (size_t)n < sizeof w->path - prefix);
+        (void)n;
+        rc = w->visit(w->ctx, w->path, f);
+        if (rc == 0 && f->type == RESULT_OBJECT)
+            rc = result_schema_walk_section(w, f->section);
+    }
+    w->path[prefix] = '\0';
+    return rc;
+}
+
+int result_schema_walk(const struct result_section *section,
+                       int (*visit)(void *ctx, const char *path, const struct result_field *f),
+                       void *ctx)
+{
+    struct result_schema_walker w = {.visit = visit, .ctx = ctx};
+    return result_schema_walk_section(&w, section);
+}
+
+struct result_schema_search {
+    const char *path;
+    const struct result_field *found;
+};
+
+static int result_schema_match(void *ctx, const char *path, const struct result_field *f)
+{
+    struct result_schema_search *s = ctx;
+    if (strcmp(path, s->path) != 0)
+        return 0;
+    s->found = f;
+    return 1;
+}
+
+const struct result_field *result_schema_find(const char *path)
+{
+    struct result_schema_search s = {path, NULL};
+    result_schema_walk(&result_schema_document, result_schema_match, &s);
+    return s.found;
+}
+
+static int result_schema_collect_figure(void *ctx, const char *path, const struct result_field *f)
+{
+    struct result_figures *out = ctx;
+    if (!f->figure.name)
+        return 0;
+    assert(out->n < RESULT_FIGURES_MAX);
+    out->items[out->n].field = f;
+    snprintf(out->items[out->n].path, sizeof out->items[out->n].path, "%s", path);
+    out->n++;
+    return 0;
+}
+
+/* sweep.json's figures first, by rank; the others after them. */
+static int result_schema_figure_order(const struct result_figure_at *at)
+{
+    int rank = at->field->figure.sweep_rank;
+    return rank > 0 ? rank : RESULT_FIGURES_MAX + 1;
+}
+
+void result_schema_figures(struct result_figures *out)
+{
+    out->n = 0;
+    result_schema_walk(&result_schema_document, result_schema_collect_figure, out);
+    /* Insertion sort: stable (the others keep their document order), and the list is short. */
+    for (int i = 1; i < out->n; i++) {
+        struct result_figure_at moving = out->items[i];
+        int j = i;
+        for (; j > 0 &&
+               result_schema_figure_order(&out->items[j - 1]) > result_schema_figure_order(&moving);
+             j--)
+            out->items[j] = out->items[j - 1];
+        out->items[j] = moving;
+    }
+}
