@@ -5,7 +5,7 @@
 
 #include "settings.h"
 
-struct sim;
+struct routing_env;
 
 enum global_policy { POLICY_CRG, POLICY_RRG, POLICY_NRG, POLICY_MM };
 
@@ -21,11 +21,6 @@ extern const struct setting_table misroute_policy_settings;
  * of the source router's own global links; RRG: a random router of a random group. Neither picks
  * the source or the destination group (CRG falls back to -1 only if the source router's
  * single global link leads to the destination group). -1 = no nonminimal path. */
-int misroute_intermediate(struct sim *sim, enum global_policy policy, int src_router,
-                          int dst_group);
-
-/* A random router of a random group other than `exclude_a` and `exclude_b` (may be equal);
- * -1 if there is no such group. */
-int misroute_random_router(struct sim *sim, int exclude_a, int exclude_b);
+int misroute_intermediate(const struct routing_env *env, int src_router, int dst_group);
 
 #endif

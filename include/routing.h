@@ -1,5 +1,7 @@
-/* routing: the table of routing mechanisms, their VC ladders (deadlock avoidance) and the
- * route decision each mechanism makes for a head packet at a router. */
+/* routing: the table of routing mechanisms, their VC ladders (deadlock avoidance), and the
+ * narrow context a mechanism decides in: what a router can know (its ports' classes, the
+ * credits and occupancy of each output VC, the packet's hop record, the topology's queries,
+ * the routing random stream), never the simulator itself. */
 #ifndef DFSIM_ROUTING_H
 #define DFSIM_ROUTING_H
 
@@ -7,10 +9,11 @@
 #include <stdint.h>
 
 #include "packet.h"
+#include "rng.h"
+#include "router_state.h"
 #include "settings.h"
 #include "topology.h"
 
-struct sim;
 struct sim_config;
 struct bounds_throughput;
 
@@ -31,21 +34,100 @@ int ladder_next(const struct vc_ladder *ladder, int from, enum port_class cls);
 int ladder_parse(struct vc_ladder *ladder, const char *text);
 
 /* One routing decision: the output port and, for links to another router, the VC there and
- * the ladder position after the hop. `flags_set` and `target`/`misroute_group` are the
- * packet's routing state after the hop, committed only if the allocator grants it. */
+ * the ladder position after the hop. `flags` and `target`/`misroute_group` are the packet's
+ * routing state after the hop, committed only if the allocator grants it. */
 struct route_choice {
     int out_port;
     int vc;
     uint8_t ladder_pos;
     uint8_t flags;
-    /* 1 when the decision depends only on the packet and the router (no network state, no
-     * randomness): the router then routes the head once and waits for its output instead
-     * of asking again every cycle. */
-    uint8_t is_static;
+    /* Set by the router, not by mechanisms: the decision read no network state, clock,
+     * random number or mechanism state, so it stands for as long as the packet is the head
+     * of its buffer. */
+    uint8_t reusable;
     int32_t target;
     int32_t misroute_group;
-    uint32_t cycle; /* set by the router: the cycle a non-static decision was made */
+    uint32_t cycle; /* set by the router: the cycle the decision was made */
 };
+
+/* A router's output state as its allocator sees it this cycle. */
+struct router_view {
+    int router;
+    uint32_t now;
+    const struct router_kind *kind;
+    const int32_t *credits;          /* phits free behind [vc_offset[port] + vc] */
+    const int *vc_offset;            /* per port: its first VC among the router's */
+    const struct port_state *ports;  /* per port */
+    const int *capacity;             /* phits per input VC downstream, by port class */
+    unsigned output_capacity;        /* packets per output buffer */
+};
+
+/* What a mechanism has for a whole run. */
+struct routing_env {
+    const struct topology *topo;
+    const struct vc_ladder *ladder;
+    const void *params; /* the mechanism's settings (its table) */
+    int global_policy;  /* enum global_policy of routing.global_policy */
+    int packet_size;
+    int vcs[PORT_CLASSES];          /* VCs per port, by class */
+    int link_latency[PORT_CLASSES]; /* cycles, by class */
+    struct rng *rng;    /* the routing stream */
+    void *state;        /* the mechanism's own (init/destroy) */
+    /* The view of any router now, for the per-cycle hook (PiggyBack's flags). */
+    void (*view)(const struct routing_env *env, int router, struct router_view *out);
+    const void *owner;  /* for view(): the simulator */
+};
+
+/* One decision: the router, the input the packet is at, and whether the decision read
+ * anything that changes while the packet waits. The readers below set `adaptive`; the
+ * router reuses a decision only when it is not. */
+struct route_ctx {
+    const struct routing_env *env;
+    struct router_view view;
+    int in_port;
+    bool adaptive;
+};
+
+/* Phits in use of VC vc behind output port (the downstream buffer plus what this router's
+ * output buffer holds for it), as counted by credits. */
+static inline int route_occupancy(struct route_ctx *c, int port, int vc)
+{
+    c->adaptive = true;
+    const struct router_view *v = &c->view;
+    return v->capacity[v->kind->port_class[port]] - v->credits[v->vc_offset[port] + vc];
+}
+static inline int route_credits(struct route_ctx *c, int port, int vc)
+{
+    c->adaptive = true;
+    return c->view.credits[c->view.vc_offset[port] + vc];
+}
+/* The output's crossbar is free and its buffer has room for a packet. */
+static inline bool route_output_free(struct route_ctx *c, int port)
+{
+    c->adaptive = true;
+    const struct port_state *ps = &c->view.ports[port];
+    return ps->output_busy_until <= c->view.now && ps->output.count < c->view.output_capacity;
+}
+static inline struct rng *route_rng(struct route_ctx *c)
+{
+    c->adaptive = true;
+    return c->env->rng;
+}
+static inline void *route_state(struct route_ctx *c)
+{
+    c->adaptive = true;
+    return c->env->state;
+}
+/* Phits per input VC behind a port of the router (fixed: no adaptivity). */
+static inline int route_capacity(const struct route_ctx *c, int port)
+{
+    return c->view.capacity[c->view.kind->port_class[port]];
+}
+/* The same readers on a router view (for per-cycle hooks). */
+static inline int view_occupancy(const struct router_view *v, int port, int vc)
+{
+    return v->capacity[v->kind->port_class[port]] - v->credits[v->vc_offset[port] + vc];
+}
 
 struct routing_ops {
     const char *name; /* as written in configs */
@@ -56,25 +138,23 @@ struct routing_ops {
     unsigned global_policies;
     /* The ladder this mechanism climbs for a config (VAL's depends on valiant_target). */
     void (*ladder)(const struct sim_config *cfg, struct vc_ladder *out);
-    /* Optional: allocate per-run state (sim->routing_state); returns 0 or -1. */
-    int (*init)(struct sim *sim);
-    void (*destroy)(struct sim *sim);
+    /* Optional: allocate per-run state (env->state); returns 0 or -1. */
+    int (*init)(struct routing_env *env);
+    void (*destroy)(struct routing_env *env);
     /* Optional: called when a packet is created (e.g. choose an intermediate). */
-    void (*on_generate)(struct sim *sim, struct packet *pk);
+    void (*on_generate)(struct routing_env *env, struct packet *pk);
     /* Optional: called once per cycle before the routers (e.g. saturation flags). */
-    void (*on_cycle)(struct sim *sim);
-    /* The decision for the head packet of (router, in_port). Returns 0 and fills `out`, or
-     * -1 when the packet makes no request this cycle. */
-    int (*route)(struct sim *sim, int router, int in_port, const struct packet *pk,
-                 struct route_choice *out);
+    void (*on_cycle)(struct routing_env *env, uint64_t cycle);
+    /* The decision for the head packet of (ctx->view.router, ctx->in_port). Returns 0 and
+     * fills `out`, or -1 when the packet has no route on the ladder. */
+    int (*route)(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out);
     /* Optional: the throughput bound of SPEC section 9 for the config's pattern on network t
      * (0), or -1 when the model states none. */
     int (*bound)(const struct sim_config *cfg, const struct topology *t,
                  struct bounds_throughput *out);
-    /* true when route() reads only the packet and the topology (no network state, no random
-     * numbers) and its decisions are static: the router then routes a packet as soon as it
-     * becomes the head of its buffer, while its record is in the cache (same decision,
-     * fewer cache misses). */
+    /* true when route() never reads the adaptive state above: the router then routes a
+     * packet as soon as it becomes the head of its buffer, while its record is in the cache
+     * (same decision, fewer cache misses). */
     bool pure;
 };
 
@@ -89,25 +169,25 @@ const struct routing_ops *routing_of(const struct sim_config *cfg);
 extern const struct setting_table routing_settings;
 
 /* Helpers shared by mechanisms. */
-/* Minimal choice from `router` towards router `target` (or the destination node's port when
- * router is the destination router and target is -1), on the ladder. */
-int routing_minimal_choice(struct sim *sim, int router, const struct packet *pk, int target,
+/* Minimal choice from the router towards router `target` (or the destination node's port
+ * when the router is the destination router and target is -1), on the ladder. */
+int routing_minimal_choice(const struct route_ctx *ctx, const struct packet *pk, int target,
                            struct route_choice *out);
-
-/* The bound of a Valiant-style mechanism (every packet crosses an intermediate group): under
- * uniform traffic 1/(2 - 1/(G-1)), from its two global links per packet. */
-int routing_valiant_style_bound(const struct sim_config *cfg, const struct topology *t,
-                                struct bounds_throughput *out);
 
 /* Towards the packet's intermediate router while it has one (forgotten once reached), then
  * minimally to the destination: the path of VAL, VAL-any, oblivious and piggyback. */
-int routing_via_target(struct sim *sim, int router, const struct packet *pk,
+int routing_via_target(const struct route_ctx *ctx, const struct packet *pk,
                        struct route_choice *out);
 
 /* VC of a local misroute hop under OLM's reuse rule: the VC of the last local ladder entry at
  * or before the packet's position (l0 at the start); *ladder_pos gets the position after the
  * hop. */
 int ladder_local_reuse(const struct vc_ladder *ladder, int position, uint8_t *ladder_pos);
+
+/* The bound of a Valiant-style mechanism (every packet crosses an intermediate group): under
+ * uniform traffic 1/(2 - 1/(G-1)), from its two global links per packet. */
+int routing_valiant_style_bound(const struct sim_config *cfg, const struct topology *t,
+                                struct bounds_throughput *out);
 
 extern const struct routing_ops routing_min, routing_valiant, routing_oblivious,
     routing_piggyback, routing_in_transit;

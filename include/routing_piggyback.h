@@ -4,11 +4,11 @@
 
 #include <stdint.h>
 
-struct sim;
+struct routing_env;
 
-/* Saturation flags of `router`'s global ports (bit k = global port k) as `observer` sees
- * them this cycle: its own flags now, another router's as computed local_latency cycles ago
- * (0 before that). */
-uint64_t piggyback_flags_seen(const struct sim *sim, int observer, int router);
+/* Saturation flags of `router`'s global ports (bit k = its k-th global port) as `observer`
+ * sees them this cycle: its own flags now, another router's as computed local_latency cycles
+ * ago (0 before that). */
+uint64_t piggyback_flags_seen(const struct routing_env *env, int observer, int router);
 
 #endif

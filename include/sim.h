@@ -12,62 +12,23 @@
 #include "event_wheel.h"
 #include "packet.h"
 #include "rng.h"
+#include "router_state.h"
 #include "routing.h"
 #include "stats.h"
 #include "topology.h"
 #include "traffic.h"
 
-/* A FIFO of packet indices stored in sim->slots[base .. base+capacity). The capacity is the
- * same for every ring of a port (sim->ring_capacity[port], sim->output_capacity), so it is not
- * stored here: 16 bytes per ring, four to a cache line. */
-struct packet_ring {
-    uint32_t base;
-    uint32_t head_packet; /* slots[base + head] while count > 0: no slot read to see the head */
-    /* Input rings: the head's ready_cycle (earliest allocation). Output rings: the first cycle
-     * the head may start on the link (the link free and the head through the crossbar); while
-     * empty, the cycle the link frees up. Kept here so that a router looks at its heads
-     * without touching packets. */
-    uint32_t head_ready;
-    uint16_t head, count;
-};
-
-static inline void ring_push(uint32_t *slots, struct packet_ring *ring, unsigned capacity,
-                             uint32_t index)
-{
-    unsigned tail = ring->head + ring->count;
-    if (tail >= capacity)
-        tail -= capacity;
-    slots[ring->base + tail] = index;
-    if (ring->count++ == 0)
-        ring->head_packet = index;
-}
-
-static inline uint32_t ring_pop(const uint32_t *slots, struct packet_ring *ring,
-                                unsigned capacity)
-{
-    uint32_t index = ring->head_packet;
-    ring->head = (uint16_t)(ring->head + 1u == capacity ? 0 : ring->head + 1u);
-    if (--ring->count)
-        ring->head_packet = slots[ring->base + ring->head];
-    return index;
-}
-
-/* The head packet of a non-empty ring. */
-static inline uint32_t ring_front(const struct packet_ring *ring)
-{
-    return ring->head_packet;
-}
-
-/* Per (router, port) state. */
-struct port_state {
-    uint32_t input_busy_until;  /* crossbar input free from this cycle on */
-    uint32_t output_busy_until; /* crossbar output free from this cycle on */
-    uint16_t input_vc_mask;     /* VCs of this input port holding a packet */
-    uint16_t routed_vc_mask;    /* VCs whose head's decision is in sim->route_cache */
-    uint8_t input_pointer;      /* round-robin pointer of the input arbiter (VC) */
-    uint8_t output_pointer;     /* round-robin pointer of the output arbiter (input port) */
-    struct packet_ring output;  /* output buffer, shared by the VCs of the port; its
-                                 * head_ready also says when the link is free */
+/* What the simulator keeps per router kind about its ports (the topology's port layout plus
+ * the VCs, buffers and latencies the config gives each class). */
+struct sim_layout {
+    int vcs_per_router;                     /* input VCs of one router, all ports */
+    int port_vc_offset[TOPOLOGY_MAX_RADIX]; /* first VC index of each port in a router */
+    int port_vcs[TOPOLOGY_MAX_RADIX];       /* VCs of each port */
+    uint8_t port_class[TOPOLOGY_MAX_RADIX];
+    int port_latency[TOPOLOGY_MAX_RADIX];   /* latency of the link leaving each port */
+    uint16_t ring_capacity[TOPOLOGY_MAX_RADIX]; /* packets per input VC of each port */
+    uint64_t transit_port_mask;             /* local and global ports */
+    const struct router_kind *kind;
 };
 
 /* Per router. */
@@ -94,37 +55,32 @@ struct sim {
     const struct arbiter_ops *arbiter;
     const struct pattern_ops *pattern;
     struct vc_ladder ladder;
-    int global_policy; /* enum global_policy of routing.global_policy */
-    const void *routing_params, *pattern_params; /* the plug-ins' settings (their tables) */
-    void *routing_state, *pattern_state;
+    struct routing_env routing_env; /* what the mechanism sees of the run */
+    const void *pattern_params;     /* the pattern's settings (its table) */
+    void *pattern_state;
 
     int packet_size, xbar_cycles;
     int vcs_local, vcs_global, vcs_injection;
-    int vcs_per_router;                       /* input VCs of one router, all ports */
-    int port_vc_offset[TOPOLOGY_MAX_RADIX];   /* first VC index of each port in a router */
-    int port_vcs[TOPOLOGY_MAX_RADIX];         /* VCs of each port */
-    uint8_t port_class[TOPOLOGY_MAX_RADIX];
-    int port_latency[TOPOLOGY_MAX_RADIX];     /* latency of the link leaving each port */
-    int capacity_phits[3];                    /* input buffer per VC, by port class */
-    uint64_t transit_port_mask;               /* local and global ports */
+    struct sim_layout layouts[TOPOLOGY_MAX_KINDS]; /* by router kind */
+    uint32_t *router_vc_base;                 /* first input VC of each router */
+    int capacity_phits[PORT_CLASSES];         /* input buffer per VC, by port class */
     uint64_t generation_threshold;            /* Bernoulli probability as fixed point */
     size_t router_state_bytes; /* per-port and per-VC arrays: decides the prefetch stages */
 
     struct packet_pool pool;
     uint32_t *slots;               /* storage of every packet_ring */
-    struct packet_ring *input_vc;  /* [router * vcs_per_router + port_vc_offset[port] + vc] */
+    struct packet_ring *input_vc;  /* [sim_vc_index(router, port, vc)] */
     int32_t *credits;              /* same indexing: phits free downstream of an output VC */
-    struct route_choice *route_cache; /* same indexing: static decision of each input head */
-    struct port_state *ports;      /* [router * radix + port] */
-    /* [router * radix + port]: a lower bound of the first cycle input `port` can request an
+    struct route_choice *route_cache; /* same indexing: decision of each input head */
+    struct port_state *ports;      /* [topo.port_base[router] + port] */
+    /* [topo.port_base[router] + port]: a lower bound of the first cycle input `port` can request an
      * output (its crossbar input free and a head ready). The allocator skips inputs whose
      * bound lies ahead without touching their rings; 4 bytes per port keeps a router's in
      * a few cache lines. While an input is busy the bound is not before it frees (grants set
      * it to the transfer's end, arrivals never lower it below), so a busy input is always
      * skipped by the bound alone. */
     uint32_t *input_next;
-    uint16_t ring_capacity[TOPOLOGY_MAX_RADIX]; /* packets per input VC of each port */
-    uint16_t output_capacity;                   /* packets per output buffer */
+    uint16_t output_capacity; /* packets per output buffer */
     struct router_state *routers;
     struct event_wheel wheel;
 
@@ -165,13 +121,21 @@ enum sim_status sim_run(struct sim *sim, void (*progress)(const struct sim *, vo
  * only cycles that are multiples of K are checked (the others return 0 at once). */
 int sim_check_invariants(struct sim *sim);
 
+static inline const struct sim_layout *sim_layout_of(const struct sim *sim, int router)
+{
+    return &sim->layouts[sim->topo.router_kind[router]];
+}
 static inline int sim_vc_index(const struct sim *sim, int router, int port, int vc)
 {
-    return router * sim->vcs_per_router + sim->port_vc_offset[port] + vc;
+    return (int)sim->router_vc_base[router] + sim_layout_of(sim, router)->port_vc_offset[port] + vc;
 }
 static inline struct port_state *sim_port(const struct sim *sim, int router, int port)
 {
-    return &sim->ports[router * sim->topo.radix + port];
+    return &sim->ports[sim->topo.port_base[router] + (uint32_t)port];
+}
+static inline enum port_class sim_port_class(const struct sim *sim, int router, int port)
+{
+    return (enum port_class)sim_layout_of(sim, router)->port_class[port];
 }
 static inline struct packet *sim_packet(const struct sim *sim, uint32_t index)
 {
@@ -181,8 +145,22 @@ static inline struct packet *sim_packet(const struct sim *sim, uint32_t index)
  * router's output buffer holds for it), as counted by credits. */
 static inline int sim_output_occupancy(const struct sim *sim, int router, int port, int vc)
 {
-    return sim->capacity_phits[sim->port_class[port]] -
+    return sim->capacity_phits[sim_port_class(sim, router, port)] -
            sim->credits[sim_vc_index(sim, router, port, vc)];
+}
+
+/* The view a routing mechanism gets of a router now. */
+static inline void sim_router_view(const struct sim *sim, int router, struct router_view *out)
+{
+    const struct sim_layout *layout = sim_layout_of(sim, router);
+    out->router = router;
+    out->now = (uint32_t)sim->cycle;
+    out->kind = layout->kind;
+    out->credits = &sim->credits[sim->router_vc_base[router]];
+    out->vc_offset = layout->port_vc_offset;
+    out->ports = sim_port(sim, router, 0);
+    out->capacity = sim->capacity_phits;
+    out->output_capacity = sim->output_capacity;
 }
 
 #endif

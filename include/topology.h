@@ -1,5 +1,8 @@
-/* topology: the canonical dragonfly (p, a, h), its numbering, port layout, global wiring and
- * the minimal-route tables that routing reads in the cycle loop. */
+/* topology: the network a topology kind builds (topology.kind): routers of one or more kinds,
+ * each kind with its own port layout (node, local and global ports, in that order), groups,
+ * wiring, node placement, and the minimal-route oracle that routing asks. Routing, VC ladders,
+ * invariants and statistics read the network through these queries only; a kind's own tables
+ * (the dragonfly's palmtree offsets, ...) stay behind its ops. */
 #ifndef DFSIM_TOPOLOGY_H
 #define DFSIM_TOPOLOGY_H
 
@@ -10,52 +13,72 @@
 struct sim_config;
 
 #define TOPOLOGY_MAX_RADIX 64 /* port sets are 64-bit masks */
+#define TOPOLOGY_MAX_KINDS 4  /* router kinds of one network (leaf and spine, ...) */
 
-enum port_class { PORT_NODE = 0, PORT_LOCAL = 1, PORT_GLOBAL = 2 };
+/* Port classes. Local links join routers of one group, global links groups. */
+enum port_class { PORT_NODE = 0, PORT_LOCAL = 1, PORT_GLOBAL = 2, PORT_CLASSES };
 
-struct topology {
-    char shape[64]; /* the kind's parameters as the CLI prints them: "p=2 a=4 h=2" */
-    int p, a, h;
-    int groups, routers, nodes, radix;
-    int first_local_port, first_global_port; /* p and p+a-1 */
-    /* neighbour[r * radix + port] = router at the far end (-1 for node ports) and
-     * neighbour_port[...] = the far end's input port. */
-    int32_t *neighbour;
-    uint8_t *neighbour_port;
-    /* global_port_to_group[r * groups + g]: global port of router r linked to group g
-     * (0xff if none); min_port[r * groups + g]: first hop of the minimal path from router r
-     * towards group g (a local or global port; 0xff for r's own group). */
-    uint8_t *global_port_to_group;
-    uint8_t *min_port;
-    /* Palmtree only (else NULL): min_port_offset[i * groups + (g - d) mod groups] is
-     * min_port for router index i of any group g towards group d. The wiring is the same seen
-     * from every group, so a * groups bytes (4 KiB for h=10) replace routers * groups (800
-     * KiB): the table the routing reads per packet stays in the cache. */
-    uint8_t *min_port_offset;
-    /* gateway[g * groups + d]: the router of group g that owns the link to group d (-1 if
-     * d == g). */
-    int32_t *gateway;
+/* The port layout shared by the routers of one kind: ports [first[c], first[c] + count[c])
+ * are of class c, node ports first, then local, then global. */
+struct router_kind {
+    int radix;
+    int first[PORT_CLASSES], count[PORT_CLASSES];
+    uint8_t port_class[TOPOLOGY_MAX_RADIX];
 };
-
-/* Values of topology.arrangement (each kind says which it supports). */
-enum topology_arrangement { ARRANGEMENT_PALMTREE, ARRANGEMENT_CONSECUTIVE };
-extern const char *const topology_arrangement_names[]; /* by enum topology_arrangement */
 
 /* The size of a network, known from its config before it is built. */
 struct topology_dimensions {
     long long groups, routers, nodes;
 };
 
-/* A topology kind (topology.kind): its settings and how it builds the network. */
+struct topology;
+
+/* A topology kind (topology.kind): its settings, how it builds the network and the minimal
+ * routes on it. */
 struct topology_ops {
     const char *name; /* as written in configs */
     const char *summary;
     const struct setting_table *settings; /* its own settings (NULL if none) */
     /* The size the network of a config (whose settings are each in range) would have. */
     void (*dimensions)(const struct sim_config *cfg, struct topology_dimensions *out);
-    /* Builds the network of a validated config; returns 0 or -1 with a message. */
+    /* Builds the network of a validated config (the generic arrays are allocated by
+     * topology_create from what it sets first: see topology_layout); returns 0 or -1 with a
+     * message. */
     int (*build)(struct topology *t, const struct sim_config *cfg, char *err, int err_len);
+    void (*destroy)(struct topology *t);
+    /* The first hop of a minimal path from router r to router target != r (the one every
+     * deterministic routing takes). */
+    int (*min_port)(const struct topology *t, int r, int target);
+    /* Every first hop of a minimal path from r to target != r, as a port set. */
+    uint64_t (*min_ports)(const struct topology *t, int r, int target);
+    /* Local and global hops of the minimal path (min_port's) from r to target. */
+    void (*min_hops)(const struct topology *t, int r, int target, int *local, int *global);
 };
+
+struct topology {
+    const struct topology_ops *ops;
+    char shape[64]; /* the kind's parameters as the CLI prints them: "p=2 a=4 h=2" */
+    int groups, routers, nodes;
+    int radix; /* the largest radix of a router */
+    int n_kinds;
+    struct router_kind kinds[TOPOLOGY_MAX_KINDS];
+    /* Per router. Routers of a group are consecutive, as are the nodes of a router. */
+    uint8_t *router_kind;
+    int32_t *router_group;
+    int32_t *first_node;  /* its first node (it has kinds[router_kind].count[PORT_NODE]) */
+    uint32_t *port_base;  /* [routers + 1]: its first port in the per-port arrays */
+    int32_t *group_first_router; /* [groups + 1] */
+    /* Per port (port_base[r] + port): the router at the far end (-1 for node ports) and its
+     * input port there. */
+    int32_t *neighbour;
+    uint8_t *neighbour_port;
+    int32_t *node_router; /* per node */
+    void *private;        /* the kind's own tables */
+};
+
+/* Values of topology.arrangement (each kind says which it supports). */
+enum topology_arrangement { ARRANGEMENT_PALMTREE, ARRANGEMENT_CONSECUTIVE };
+extern const char *const topology_arrangement_names[]; /* by enum topology_arrangement */
 
 extern const struct topology_ops *const topology_registry[]; /* NULL-terminated */
 extern const struct topology_ops topology_dragonfly;
@@ -71,57 +94,92 @@ const struct topology_ops *topology_of(const struct sim_config *cfg);
 void topology_dimensions(const struct sim_config *cfg, struct topology_dimensions *out);
 /* Builds the network of cfg with its kind; returns 0 or -1 with a message. */
 int topology_create(struct topology *t, const struct sim_config *cfg, char *err, int err_len);
-/* The canonical dragonfly (p, a, h); returns 0 or -1 with a message (e.g. radix too large). */
-int topology_build(struct topology *t, int p, int a, int h, enum topology_arrangement arr,
-                   char *err, int err_len);
 void topology_free(struct topology *t);
 
+/* For a kind's build: once t->groups, routers, nodes, n_kinds and kinds[] are set, and
+ * router_kind[] and group_first_router[] filled (topology_alloc_routers gives them room),
+ * allocates and fills the other generic arrays (router_group, first_node, port_base,
+ * node_router; neighbour set to -1). Returns 0 or -1 (memory). */
+int topology_alloc_routers(struct topology *t);
+int topology_layout(struct topology *t);
+/* A router kind from its port counts per class. */
+void topology_kind_init(struct router_kind *k, int node_ports, int local_ports, int global_ports);
+
+/* ---- queries ---- */
+
+static inline const struct router_kind *topology_kind_of(const struct topology *t, int r)
+{
+    return &t->kinds[t->router_kind[r]];
+}
 static inline int topology_group_of_router(const struct topology *t, int r)
 {
-    return r / t->a;
+    return t->router_group[r];
 }
 static inline int topology_router_of_node(const struct topology *t, int n)
 {
-    return n / t->p;
+    return t->node_router[n];
 }
-static inline enum port_class topology_port_class(const struct topology *t, int port)
+static inline int topology_group_of_node(const struct topology *t, int n)
 {
-    return port < t->first_local_port ? PORT_NODE
-           : port < t->first_global_port ? PORT_LOCAL
-                                          : PORT_GLOBAL;
+    return t->router_group[t->node_router[n]];
 }
-/* Local port of router index i (in group) leading to router index j of the same group. */
-static inline int topology_local_port(const struct topology *t, int i, int j)
+/* The node port of router r where node n attaches (n is one of r's nodes). */
+static inline int topology_node_port(const struct topology *t, int n)
 {
-    return t->p + (j < i ? j : j - 1);
+    return n - t->first_node[t->node_router[n]];
 }
-/* Router index in group reached through local port `port` of router index i. */
-static inline int topology_local_target(const struct topology *t, int i, int port)
+static inline enum port_class topology_port_class(const struct topology *t, int r, int port)
 {
-    int j = port - t->p;
-    return j < i ? j : j + 1;
+    return (enum port_class)topology_kind_of(t, r)->port_class[port];
 }
-/* First hop from router r towards router `target` (any router): a local or global port, or
- * -1 when r == target. */
-static inline int topology_min_port_to_router(const struct topology *t, int r, int target)
+static inline int topology_neighbour(const struct topology *t, int r, int port)
 {
-    int g = r / t->a, tg = target / t->a;
-    if (g != tg) {
-        if (t->min_port_offset) {
-            int offset = g - tg < 0 ? g - tg + t->groups : g - tg;
-            return t->min_port_offset[(r - g * t->a) * t->groups + offset];
-        }
-        return t->min_port[r * t->groups + tg];
-    }
-    if (r == target)
-        return -1;
-    return topology_local_port(t, r % t->a, target % t->a);
+    return t->neighbour[t->port_base[r] + (uint32_t)port];
+}
+static inline int topology_neighbour_port(const struct topology *t, int r, int port)
+{
+    return t->neighbour_port[t->port_base[r] + (uint32_t)port];
+}
+/* First hop from router r towards router target: a local or global port, or -1 when
+ * r == target. */
+static inline int topology_min_port(const struct topology *t, int r, int target)
+{
+    return r == target ? -1 : t->ops->min_port(t, r, target);
+}
+static inline uint64_t topology_min_ports(const struct topology *t, int r, int target)
+{
+    return r == target ? 0 : t->ops->min_ports(t, r, target);
 }
 /* Number of inter-router hops (local, global) of the minimal path from r to target. */
-void topology_min_hops(const struct topology *t, int r, int target, int *local, int *global);
-
-/* Global link arrangement: group reached by global port k of router index i in group g. */
-int topology_global_target_group(enum topology_arrangement arr, int a, int h, int groups, int g,
-                                 int i, int k);
+static inline void topology_min_hops(const struct topology *t, int r, int target, int *local,
+                                     int *global)
+{
+    if (r == target) {
+        *local = *global = 0;
+        return;
+    }
+    t->ops->min_hops(t, r, target, local, global);
+}
+/* The routers of group g: group_first_router(t, g) + [0, count); its nodes likewise. */
+static inline int topology_group_routers(const struct topology *t, int g)
+{
+    return t->group_first_router[g + 1] - t->group_first_router[g];
+}
+static inline int topology_group_first_node(const struct topology *t, int g)
+{
+    return t->first_node[t->group_first_router[g]];
+}
+static inline int topology_group_nodes(const struct topology *t, int g)
+{
+    return (g + 1 < t->groups ? topology_group_first_node(t, g + 1) : t->nodes) -
+           topology_group_first_node(t, g);
+}
+/* The router where the minimal path from r enters group g (r itself if it is in g). */
+int topology_entry_router(const struct topology *t, int r, int g);
+/* The first global hop of the minimal path from r to target (in another group): the router
+ * that takes it and its port there. */
+void topology_min_global_hop(const struct topology *t, int r, int target, int *router, int *port);
+/* The port of r's global link to group g, or -1 if r has none. */
+int topology_global_port_to_group(const struct topology *t, int r, int g);
 
 #endif

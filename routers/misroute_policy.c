@@ -5,7 +5,6 @@
 
 #include "config.h"
 #include "routing.h"
-#include "sim.h"
 
 static const char *const misroute_policy_names[] = {"crg", "rrg", "nrg", "mm", NULL};
 
@@ -41,21 +40,31 @@ const struct setting_table misroute_policy_settings = {
     "routing", "oblivious, piggyback, in_transit", misroute_policy_rows, 1,
     sizeof(struct misroute_policy_params), misroute_policy_check};
 
-int misroute_random_router(struct sim *sim, int exclude_a, int exclude_b)
+/* A uniformly random router of group g. */
+static int misroute_router_in(const struct routing_env *env, int g)
 {
-    const struct topology *t = &sim->topo;
+    const struct topology *t = env->topo;
+    return t->group_first_router[g] +
+           (int)rng_below(env->rng, (uint32_t)topology_group_routers(t, g));
+}
+
+/* A random router of a random group other than `exclude_a` and `exclude_b` (may be equal);
+ * -1 if there is no such group. */
+static int misroute_random_router(const struct routing_env *env, int exclude_a, int exclude_b)
+{
+    const struct topology *t = env->topo;
     int excluded = 1 + (exclude_b != exclude_a);
     if (t->groups <= excluded)
         return -1;
     int lo = exclude_a < exclude_b ? exclude_a : exclude_b;
     int hi = exclude_a < exclude_b ? exclude_b : exclude_a;
-    int g = (int)rng_below(&sim->routing_rng, (uint32_t)(t->groups - excluded));
+    int g = (int)rng_below(env->rng, (uint32_t)(t->groups - excluded));
     /* Skip the excluded groups in increasing order so the draw stays uniform. */
     if (g >= lo)
         g++;
     if (excluded == 2 && g >= hi)
         g++;
-    return g * t->a + (int)rng_below(&sim->routing_rng, (uint32_t)t->a);
+    return misroute_router_in(env, g);
 }
 
 /* CRG for a source-decided path: one of the source router's own global links whose far group
@@ -64,28 +73,28 @@ int misroute_random_router(struct sim *sim, int exclude_a, int exclude_b)
  * Taking the entry router itself would make every packet entering the group at router r
  * leave it through r or its neighbour: one local link per router pair would carry half of
  * r's global input (SPEC section 6). */
-static int misroute_crg(struct sim *sim, int src_router, int dst_group)
+static int misroute_crg(const struct routing_env *env, int src_router, int dst_group)
 {
-    const struct topology *t = &sim->topo;
+    const struct topology *t = env->topo;
+    const struct router_kind *k = topology_kind_of(t, src_router);
     int groups[TOPOLOGY_MAX_RADIX], n = 0;
-    for (int port = t->first_global_port; port < t->radix; port++) {
-        int far_group = t->neighbour[src_router * t->radix + port] / t->a;
+    for (int i = 0; i < k->count[PORT_GLOBAL]; i++) {
+        int far = topology_neighbour(t, src_router, k->first[PORT_GLOBAL] + i);
+        int far_group = topology_group_of_router(t, far);
         if (far_group != dst_group)
             groups[n++] = far_group;
     }
     if (!n)
         return -1;
-    int g = groups[rng_below(&sim->routing_rng, (uint32_t)n)];
-    return g * t->a + (int)rng_below(&sim->routing_rng, (uint32_t)t->a);
+    return misroute_router_in(env, groups[rng_below(env->rng, (uint32_t)n)]);
 }
 
-int misroute_intermediate(struct sim *sim, enum global_policy policy, int src_router,
-                          int dst_group)
+int misroute_intermediate(const struct routing_env *env, int src_router, int dst_group)
 {
-    int src_group = src_router / sim->topo.a;
+    int src_group = topology_group_of_router(env->topo, src_router);
     if (src_group == dst_group)
         return -1; /* traffic inside a group stays minimal */
-    if (policy == POLICY_CRG)
-        return misroute_crg(sim, src_router, dst_group);
-    return misroute_random_router(sim, src_group, dst_group);
+    if (env->global_policy == POLICY_CRG)
+        return misroute_crg(env, src_router, dst_group);
+    return misroute_random_router(env, src_group, dst_group);
 }

@@ -11,6 +11,9 @@ struct allocation {
     struct sim *sim;
     int router;
     uint32_t now;
+    const struct sim_layout *layout; /* this router's kind */
+    struct route_ctx route;    /* what the routing mechanism sees of this router */
+    bool route_ready;          /* route.view is built (only when a decision is needed) */
     struct port_state *ports;  /* this router's ports */
     struct packet_ring *rings; /* this router's input VCs, by port_vc_offset + vc */
     int32_t *credits;          /* this router's output credits, same indexing */
@@ -40,13 +43,24 @@ static uint32_t router_output_blocked(const struct allocation *al, uint64_t outp
         return out->output_busy_until;
     if (out->output.count == sim->output_capacity)
         return UINT32_MAX;
-    if (sim->port_class[ch->out_port] != PORT_NODE &&
-        al->credits[sim->port_vc_offset[ch->out_port] + ch->vc] < sim->packet_size)
+    if (al->layout->port_class[ch->out_port] != PORT_NODE &&
+        al->credits[al->layout->port_vc_offset[ch->out_port] + ch->vc] < sim->packet_size)
         return UINT32_MAX;
     return 0;
 }
 
-/* The routing decision for the head of input (in, vc), kept in the route cache: a static
+/* Asks the mechanism; the decision is reusable unless it read adaptive state (routing.h). */
+static int router_decide(const struct sim *sim, struct route_ctx *ctx, int in,
+                         const struct packet *pk, struct route_choice *ch)
+{
+    ctx->in_port = in;
+    ctx->adaptive = false;
+    int rc = sim->routing->route(ctx, pk, ch);
+    ch->reusable = !ctx->adaptive;
+    return rc;
+}
+
+/* The routing decision for the head of input (in, vc), kept in the route cache: a reusable
  * one for as long as the packet is the head, an adaptive one for the cycle (route
  * computation precedes allocation: every iteration of the allocator sees the same
  * decision, taken on the state at the start of the cycle). */
@@ -56,12 +70,16 @@ static int router_route_head(struct allocation *al, int in, int vc, struct packe
     struct sim *sim = al->sim;
     struct port_state *ps = &al->ports[in];
     struct route_choice *cached = &sim->route_cache[(size_t)(ring - sim->input_vc)];
-    if (((ps->routed_vc_mask >> vc) & 1) && (cached->is_static || cached->cycle == al->now)) {
+    if (((ps->routed_vc_mask >> vc) & 1) && (cached->reusable || cached->cycle == al->now)) {
         *ch = *cached;
         return 0;
     }
     const struct packet *pk = sim_packet(sim, ring_front(ring));
-    if (sim->routing->route(sim, al->router, in, pk, ch)) {
+    if (!al->route_ready) {
+        sim_router_view(sim, al->router, &al->route.view);
+        al->route_ready = true;
+    }
+    if (router_decide(sim, &al->route, in, pk, ch)) {
         sim->status = SIM_INVARIANT;
         snprintf(sim->message, sizeof sim->message,
                  "cycle %u: router %d port %d vc %d: packet %u (%u->%u) has no route on the VC "
@@ -81,7 +99,7 @@ static int router_input_request(struct allocation *al, int in, uint64_t outputs_
 {
     struct sim *sim = al->sim;
     struct port_state *ps = &al->ports[in];
-    struct packet_ring *rings = &al->rings[sim->port_vc_offset[in]];
+    struct packet_ring *rings = &al->rings[al->layout->port_vc_offset[in]];
     struct route_choice choice[16];
     uint32_t age[16];
     uint64_t candidates = 0;
@@ -101,7 +119,7 @@ static int router_input_request(struct allocation *al, int in, uint64_t outputs_
         uint32_t blocked = router_output_blocked(al, outputs_taken, &choice[vc]);
         if (blocked) {
             /* An adaptive decision may change next cycle: ask again then. */
-            if (!choice[vc].is_static)
+            if (!choice[vc].reusable)
                 blocked = al->now + 1;
             if (blocked < al->wake)
                 al->wake = blocked;
@@ -140,15 +158,16 @@ static void router_count_injection(struct sim *sim, int router, struct packet *p
 }
 
 /* Returns the credit of the input buffer the packet leaves to the upstream router. */
-static void router_return_credit(struct sim *sim, int router, int in, int vc, uint64_t when)
+static void router_return_credit(struct sim *sim, const struct sim_layout *layout, int router,
+                                 int in, int vc, uint64_t when)
 {
     const struct topology *t = &sim->topo;
-    int idx = router * t->radix + in;
+    uint32_t idx = t->port_base[router] + (uint32_t)in;
     struct event ev = {.router = (uint32_t)t->neighbour[idx],
                        .port = t->neighbour_port[idx],
                        .vc = (uint8_t)vc,
                        .kind = EVENT_CREDIT};
-    if (event_wheel_push(&sim->wheel, when + (uint64_t)sim->port_latency[in], &ev))
+    if (event_wheel_push(&sim->wheel, when + (uint64_t)layout->port_latency[in], &ev))
         sim->status = SIM_NOMEM;
 }
 
@@ -159,10 +178,10 @@ static void router_commit_hop(const struct allocation *al, struct packet *pk,
     struct sim *sim = al->sim;
     int router = al->router;
     const struct topology *t = &sim->topo;
-    enum port_class cls = sim->port_class[ch->out_port];
+    enum port_class cls = (enum port_class)al->layout->port_class[ch->out_port];
     uint8_t flags = ch->flags & (uint8_t)~PACKET_HOP_NONMINIMAL;
     if (cls != PORT_NODE) {
-        int minimal = topology_min_port_to_router(t, router, (int)pk->dst / t->p);
+        int minimal = topology_min_port(t, router, topology_router_of_node(t, (int)pk->dst));
         if (ch->out_port != minimal) {
             flags |= PACKET_HOP_NONMINIMAL;
             if (cls == PORT_GLOBAL)
@@ -172,7 +191,7 @@ static void router_commit_hop(const struct allocation *al, struct packet *pk,
             pk->hops_local++;
         else
             pk->hops_global++;
-        al->credits[sim->port_vc_offset[ch->out_port] + ch->vc] -= sim->packet_size;
+        al->credits[al->layout->port_vc_offset[ch->out_port] + ch->vc] -= sim->packet_size;
     }
     pk->flags = flags;
     pk->ladder_pos = ch->ladder_pos;
@@ -189,8 +208,8 @@ static void router_grant(const struct allocation *al, int in, int vc, const stru
     uint64_t now = al->now;
     struct port_state *ps_in = &al->ports[in];
     struct port_state *ps_out = &al->ports[ch->out_port];
-    struct packet_ring *ring = &al->rings[sim->port_vc_offset[in] + vc];
-    uint32_t index = ring_pop(sim->slots, ring, sim->ring_capacity[in]);
+    struct packet_ring *ring = &al->rings[al->layout->port_vc_offset[in] + vc];
+    uint32_t index = ring_pop(sim->slots, ring, al->layout->ring_capacity[in]);
     struct packet *pk = sim_packet(sim, index);
     ps_in->routed_vc_mask &= (uint16_t) ~(1u << vc);
     if (ring->count) {
@@ -202,7 +221,7 @@ static void router_grant(const struct allocation *al, int in, int vc, const stru
         if (!ps_in->input_vc_mask)
             sim->routers[router].input_nonempty &= ~(1ull << in);
     }
-    enum port_class cls_in = sim->port_class[in];
+    enum port_class cls_in = (enum port_class)al->layout->port_class[in];
     pk->wait[queue_wait_kind(cls_in)] += (uint32_t)(now - pk->mark_cycle);
     pk->mark_cycle = (uint32_t)now;
 
@@ -217,7 +236,7 @@ static void router_grant(const struct allocation *al, int in, int vc, const stru
     if (cls_in == PORT_NODE)
         router_count_injection(sim, router, pk);
     else
-        router_return_credit(sim, router, in, vc, finish);
+        router_return_credit(sim, al->layout, router, in, vc, finish);
     pk->ready_cycle = (uint32_t)(now + 1);
     ring_push(sim->slots, &ps_out->output, sim->output_capacity, index);
     if (ps_out->output.count == 1 && pk->ready_cycle > ps_out->output.head_ready)
@@ -254,15 +273,18 @@ void router_allocate(struct sim *sim, int router)
 {
     struct router_state *rs = &sim->routers[router];
     uint64_t inputs_taken = 0, outputs_taken = 0;
-    int vc_base = router * sim->vcs_per_router;
+    uint32_t vc_base = sim->router_vc_base[router], port_base = sim->topo.port_base[router];
     struct allocation al;
     al.sim = sim;
     al.router = router;
     al.now = (uint32_t)sim->cycle;
-    al.ports = &sim->ports[router * sim->topo.radix];
+    al.layout = sim_layout_of(sim, router);
+    al.ports = &sim->ports[port_base];
     al.rings = &sim->input_vc[vc_base];
     al.credits = &sim->credits[vc_base];
-    al.input_next = &sim->input_next[router * sim->topo.radix];
+    al.input_next = &sim->input_next[port_base];
+    al.route.env = &sim->routing_env;
+    al.route_ready = false;
     al.wake = UINT32_MAX;
     al.requesting_inputs = 0;
     /* An input that made no request in an iteration makes none in the next (decisions are
@@ -293,11 +315,11 @@ void router_allocate(struct sim *sim, int router)
             struct port_state *ps_out = &al.ports[out];
             int in =
                 arbiter_pick_output(sim->arbiter, al.requests[out], ps_out->output_pointer, al.age,
-                                    sim->cfg->router.transit_priority, sim->transit_port_mask);
+                                    sim->cfg->router.transit_priority, al.layout->transit_port_mask);
             int vc = al.vc[in];
             router_grant(&al, in, vc, &al.choice[in]);
-            ps_out->output_pointer = (uint8_t)(in + 1 == sim->topo.radix ? 0 : in + 1);
-            al.ports[in].input_pointer = (uint8_t)(vc + 1 == sim->port_vcs[in] ? 0 : vc + 1);
+            ps_out->output_pointer = (uint8_t)(in + 1 == al.layout->kind->radix ? 0 : in + 1);
+            al.ports[in].input_pointer = (uint8_t)(vc + 1 == al.layout->port_vcs[in] ? 0 : vc + 1);
             inputs_taken |= 1ull << in;
             outputs_taken |= 1ull << out;
         }
@@ -309,6 +331,7 @@ void router_allocate(struct sim *sim, int router)
 void router_send(struct sim *sim, int router)
 {
     struct router_state *rs = &sim->routers[router];
+    const struct sim_layout *layout = sim_layout_of(sim, router);
     uint64_t now = sim->cycle;
     uint32_t wake = UINT32_MAX;
     for (uint64_t mask = rs->output_nonempty; mask; mask &= mask - 1) {
@@ -337,7 +360,7 @@ void router_send(struct sim *sim, int router)
         } else {
             rs->output_nonempty &= ~(1ull << out);
         }
-        enum port_class cls = sim->port_class[out];
+        enum port_class cls = (enum port_class)layout->port_class[out];
         pk->wait[cls == PORT_GLOBAL ? WAIT_GLOBAL_QUEUES : WAIT_LOCAL_QUEUES] +=
             (uint32_t)(now - pk->mark_cycle);
         pk->mark_cycle = (uint32_t)now;
@@ -345,14 +368,14 @@ void router_send(struct sim *sim, int router)
         uint64_t when;
         if (cls == PORT_NODE) {
             ev.kind = EVENT_DELIVERY;
-            when = now + (uint64_t)sim->port_latency[out] + (uint64_t)sim->packet_size - 1;
+            when = now + (uint64_t)layout->port_latency[out] + (uint64_t)sim->packet_size - 1;
         } else {
-            int idx = router * sim->topo.radix + out;
+            uint32_t idx = sim->topo.port_base[router] + (uint32_t)out;
             ev.kind = EVENT_ARRIVAL;
             ev.router = (uint32_t)sim->topo.neighbour[idx];
             ev.port = sim->topo.neighbour_port[idx];
             ev.vc = pk->vc;
-            when = now + (uint64_t)sim->port_latency[out];
+            when = now + (uint64_t)layout->port_latency[out];
         }
         if (event_wheel_push(&sim->wheel, when, &ev))
             sim->status = SIM_NOMEM;
@@ -366,8 +389,10 @@ void router_route_early(struct sim *sim, int router, int port, int vc)
     int idx = sim_vc_index(sim, router, port, vc);
     struct route_choice *ch = &sim->route_cache[idx];
     const struct packet *pk = sim_packet(sim, ring_front(&sim->input_vc[idx]));
+    struct route_ctx ctx = {.env = &sim->routing_env};
+    sim_router_view(sim, router, &ctx.view);
     /* A failure is left to router_route_head, which reports it when the head is due. */
-    if (sim->routing->route(sim, router, port, pk, ch) == 0) {
+    if (router_decide(sim, &ctx, port, pk, ch) == 0) {
         ch->cycle = (uint32_t)sim->cycle;
         sim_port(sim, router, port)->routed_vc_mask |= (uint16_t)(1u << vc);
     }
@@ -378,15 +403,16 @@ void router_route_early(struct sim *sim, int router, int port, int vc)
 void router_prefetch_allocate(const struct sim *sim, int router, int stage)
 {
     uint32_t now = (uint32_t)sim->cycle;
-    int radix = sim->topo.radix;
-    const uint32_t *input_next = &sim->input_next[router * radix];
-    size_t vc_base = (size_t)router * (size_t)sim->vcs_per_router;
+    uint32_t port_base = sim->topo.port_base[router];
+    const struct sim_layout *layout = sim_layout_of(sim, router);
+    const uint32_t *input_next = &sim->input_next[port_base];
+    size_t vc_base = sim->router_vc_base[router];
     for (uint64_t mask = sim->routers[router].input_nonempty; mask; mask &= mask - 1) {
         int in = __builtin_ctzll(mask);
         if (input_next[in] > now)
             continue;
-        size_t vc = vc_base + (size_t)sim->port_vc_offset[in];
-        const struct port_state *ps = &sim->ports[router * radix + in];
+        size_t vc = vc_base + (size_t)layout->port_vc_offset[in];
+        const struct port_state *ps = &sim->ports[port_base + (uint32_t)in];
         if (stage == 1) {
             __builtin_prefetch(ps);
             __builtin_prefetch(&sim->input_vc[vc]);
@@ -402,14 +428,14 @@ void router_prefetch_allocate(const struct sim *sim, int router, int stage)
             if ((ps->routed_vc_mask >> (v - vc)) & 1) {
                 /* Its output's port line and credits, read when it requests. */
                 int out = sim->route_cache[v].out_port;
-                __builtin_prefetch(&sim->ports[router * radix + out]);
-                __builtin_prefetch(&sim->credits[vc_base + (size_t)sim->port_vc_offset[out] +
+                __builtin_prefetch(&sim->ports[port_base + (uint32_t)out]);
+                __builtin_prefetch(&sim->credits[vc_base + (size_t)layout->port_vc_offset[out] +
                                                  (size_t)sim->route_cache[v].vc]);
             }
         }
         /* The upstream router's address, read when the packet leaves (credit return). */
-        __builtin_prefetch(&sim->topo.neighbour[router * radix + in]);
-        __builtin_prefetch(&sim->topo.neighbour_port[router * radix + in]);
+        __builtin_prefetch(&sim->topo.neighbour[port_base + (uint32_t)in]);
+        __builtin_prefetch(&sim->topo.neighbour_port[port_base + (uint32_t)in]);
     }
 }
 
@@ -418,9 +444,9 @@ void router_prefetch_allocate(const struct sim *sim, int router, int stage)
 void router_prefetch_send(const struct sim *sim, int router, int stage)
 {
     uint32_t now = (uint32_t)sim->cycle;
-    int radix = sim->topo.radix;
+    uint32_t port_base = sim->topo.port_base[router];
     for (uint64_t mask = sim->routers[router].output_nonempty; mask; mask &= mask - 1) {
-        const struct port_state *ps = &sim->ports[router * radix + __builtin_ctzll(mask)];
+        const struct port_state *ps = &sim->ports[port_base + (uint32_t)__builtin_ctzll(mask)];
         if (stage == 1) {
             __builtin_prefetch(ps);
             continue;

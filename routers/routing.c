@@ -7,7 +7,6 @@
 #include "bounds.h"
 #include "config.h"
 #include "registry.h"
-#include "sim.h"
 #include "traffic.h"
 
 const struct routing_ops *const routing_registry[] = {
@@ -64,38 +63,39 @@ int ladder_parse(struct vc_ladder *ladder, const char *text)
     return 0;
 }
 
-int routing_minimal_choice(struct sim *sim, int router, const struct packet *pk, int target,
+int routing_minimal_choice(const struct route_ctx *ctx, const struct packet *pk, int target,
                            struct route_choice *out)
 {
-    const struct topology *t = &sim->topo;
-    int dst_router = (int)pk->dst / t->p;
+    const struct topology *t = ctx->env->topo;
+    const struct vc_ladder *ladder = ctx->env->ladder;
+    int router = ctx->view.router;
+    int dst_router = topology_router_of_node(t, (int)pk->dst);
     out->flags = pk->flags;
     out->target = pk->target;
     out->misroute_group = pk->misroute_group;
     out->ladder_pos = pk->ladder_pos;
     out->vc = 0;
-    out->is_static = 1;
     if (target < 0)
         target = dst_router;
     if (router == dst_router && target == dst_router) {
-        out->out_port = (int)pk->dst % t->p;
+        out->out_port = topology_node_port(t, (int)pk->dst);
         return 0;
     }
-    int port = topology_min_port_to_router(t, router, target);
-    int entry = ladder_next(&sim->ladder, pk->ladder_pos, topology_port_class(t, port));
+    int port = topology_min_port(t, router, target);
+    int entry = ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->view.kind->port_class[port]);
     if (entry < 0)
         return -1; /* off the ladder: the caller reports it as a broken invariant */
     out->out_port = port;
-    out->vc = sim->ladder.vc[entry];
+    out->vc = ladder->vc[entry];
     out->ladder_pos = (uint8_t)(entry + 1);
     return 0;
 }
 
-int routing_via_target(struct sim *sim, int router, const struct packet *pk,
+int routing_via_target(const struct route_ctx *ctx, const struct packet *pk,
                        struct route_choice *out)
 {
-    int target = pk->target == router ? -1 : pk->target;
-    if (routing_minimal_choice(sim, router, pk, target, out))
+    int target = pk->target == ctx->view.router ? -1 : pk->target;
+    if (routing_minimal_choice(ctx, pk, target, out))
         return -1;
     if (target < 0) {
         out->target = -1;

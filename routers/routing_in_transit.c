@@ -5,7 +5,6 @@
  * taken if it is clearly less occupied. */
 #include "misroute_policy.h"
 #include "routing.h"
-#include "sim.h"
 
 struct in_transit_params {
     int misroute_threshold, th_min, global_congestion_coef, global_congestion_threshold;
@@ -33,189 +32,161 @@ static void in_transit_ladder(const struct sim_config *cfg, struct vc_ladder *ou
     ladder_parse(out, "l0 g0 l1 g1 l2");
 }
 
-static int output_free(const struct sim *sim, int router, int port)
-{
-    const struct port_state *ps = sim_port(sim, router, port);
-    return ps->output_busy_until <= sim->cycle && ps->output.count < sim->output_capacity;
-}
-
-static int port_capacity(const struct sim *sim, int port)
-{
-    return sim->capacity_phits[sim->port_class[port]];
-}
-
 /* Phits in use behind global port `port`, all VCs. */
-static int64_t global_occupancy(const struct sim *sim, int router, int port)
+static int64_t global_occupancy(struct route_ctx *ctx, int port)
 {
     int64_t occupancy = 0;
-    for (int vc = 0; vc < sim->vcs_global; vc++)
-        occupancy += sim_output_occupancy(sim, router, port, vc);
+    for (int vc = 0; vc < ctx->env->vcs[PORT_GLOBAL]; vc++)
+        occupancy += route_occupancy(ctx, port, vc);
     return occupancy;
 }
 
 /* A congested minimal global port: occupancy > coef % of the mean of the router's other
  * global ports + threshold packets. */
-static int global_port_congested(const struct sim *sim, int router, int port)
+static int global_port_congested(struct route_ctx *ctx, int port)
 {
-    const struct topology *t = &sim->topo;
-    const struct in_transit_params *ip = sim->routing_params;
+    const struct in_transit_params *ip = ctx->env->params;
+    const struct router_kind *k = ctx->view.kind;
+    int first = k->first[PORT_GLOBAL], h = k->count[PORT_GLOBAL];
     int64_t others = 0;
-    for (int q = t->first_global_port; q < t->radix; q++)
+    for (int q = first; q < first + h; q++)
         if (q != port)
-            others += global_occupancy(sim, router, q);
-    int64_t n = t->h - 1 > 0 ? t->h - 1 : 1;
-    return 100 * n * global_occupancy(sim, router, port) >
+            others += global_occupancy(ctx, q);
+    int64_t n = h - 1 > 0 ? h - 1 : 1;
+    return 100 * n * global_occupancy(ctx, port) >
            (int64_t)ip->global_congestion_coef * others +
-               100 * n * ip->global_congestion_threshold * sim->packet_size;
+               100 * n * ip->global_congestion_threshold * ctx->env->packet_size;
 }
 
 /* The trigger: the minimal output cannot take the packet now and is occupied at least th_min
  * %, and a global one is also congested relative to the other global ports. */
-static int minimal_congested(const struct sim *sim, int router, const struct route_choice *min)
+static int minimal_congested(struct route_ctx *ctx, const struct route_choice *min)
 {
+    const struct in_transit_params *ip = ctx->env->params;
     int port = min->out_port;
-    int occupancy = sim_output_occupancy(sim, router, port, min->vc);
-    int blocked = !output_free(sim, router, port) ||
-                  sim->credits[sim_vc_index(sim, router, port, min->vc)] < sim->packet_size;
-    const struct in_transit_params *ip = sim->routing_params;
-    if (!blocked || 100 * occupancy < ip->th_min * port_capacity(sim, port))
+    int occupancy = route_occupancy(ctx, port, min->vc);
+    int blocked = !route_output_free(ctx, port) ||
+                  route_credits(ctx, port, min->vc) < ctx->env->packet_size;
+    if (!blocked || 100 * occupancy < ip->th_min * route_capacity(ctx, port))
         return 0;
-    return sim->port_class[port] != PORT_GLOBAL || global_port_congested(sim, router, port);
+    return ctx->view.kind->port_class[port] != PORT_GLOBAL || global_port_congested(ctx, port);
 }
 
 /* A candidate is taken iff it is not the minimal port, is free, has credits for a packet and
  * its occupancy % is at most misroute_threshold % of the minimal one's. */
-static int candidate_acceptable(const struct sim *sim, int router, const struct route_choice *c,
+static int candidate_acceptable(struct route_ctx *ctx, const struct route_choice *c,
                                 const struct route_choice *min)
 {
-    if (c->out_port == min->out_port || !output_free(sim, router, c->out_port) ||
-        sim->credits[sim_vc_index(sim, router, c->out_port, c->vc)] < sim->packet_size)
+    const struct in_transit_params *ip = ctx->env->params;
+    if (c->out_port == min->out_port || !route_output_free(ctx, c->out_port) ||
+        route_credits(ctx, c->out_port, c->vc) < ctx->env->packet_size)
         return 0;
-    int64_t occ_c = sim_output_occupancy(sim, router, c->out_port, c->vc);
-    int64_t occ_m = sim_output_occupancy(sim, router, min->out_port, min->vc);
-    const struct in_transit_params *ip = sim->routing_params;
-    return 100 * occ_c * port_capacity(sim, min->out_port) <=
-           (int64_t)ip->misroute_threshold * occ_m *
-               port_capacity(sim, c->out_port);
+    int64_t occ_c = route_occupancy(ctx, c->out_port, c->vc);
+    int64_t occ_m = route_occupancy(ctx, min->out_port, min->vc);
+    return 100 * occ_c * route_capacity(ctx, min->out_port) <=
+           (int64_t)ip->misroute_threshold * occ_m * route_capacity(ctx, c->out_port);
 }
 
-static void global_candidate(struct sim *sim, int router, const struct packet *pk, int port,
+static void global_candidate(const struct route_ctx *ctx, const struct packet *pk, int port,
                              struct route_choice *c)
 {
-    int entry = ladder_next(&sim->ladder, pk->ladder_pos, PORT_GLOBAL);
+    const struct vc_ladder *ladder = ctx->env->ladder;
+    int entry = ladder_next(ladder, pk->ladder_pos, PORT_GLOBAL);
     c->out_port = port;
-    c->vc = sim->ladder.vc[entry];
+    c->vc = ladder->vc[entry];
     c->ladder_pos = (uint8_t)(entry + 1);
     c->target = -1;
     c->flags = pk->flags & (uint8_t)~PACKET_NONMINIMAL;
     c->misroute_group = pk->misroute_group;
-    (void)router;
 }
 
-/* A local hop to router index j of the group, on the VC the OLM reuse rule gives. */
-static void local_candidate(struct sim *sim, int router, const struct packet *pk, int j,
+/* A local hop through local port `port`, on the VC the OLM reuse rule gives. */
+static void local_candidate(const struct route_ctx *ctx, const struct packet *pk, int port,
                             struct route_choice *c)
 {
-    const struct topology *t = &sim->topo;
-    c->out_port = topology_local_port(t, router % t->a, j);
-    c->vc = ladder_local_reuse(&sim->ladder, pk->ladder_pos, &c->ladder_pos);
+    c->out_port = port;
+    c->vc = ladder_local_reuse(ctx->env->ladder, pk->ladder_pos, &c->ladder_pos);
     c->target = -1;
     c->flags = pk->flags;
     c->misroute_group = pk->misroute_group;
 }
 
-static int random_global_port(struct sim *sim)
+/* A random port of class cls of this router. */
+static int random_port(struct route_ctx *ctx, enum port_class cls)
 {
-    return sim->topo.first_global_port + (int)rng_below(&sim->routing_rng, (uint32_t)sim->topo.h);
-}
-
-/* A random router index of the group other than router's own. */
-static int random_neighbour(struct sim *sim, int router)
-{
-    int a = sim->topo.a, i = router % a;
-    int j = (int)rng_below(&sim->routing_rng, (uint32_t)(a - 1));
-    return j >= i ? j + 1 : j;
+    const struct router_kind *k = ctx->view.kind;
+    return k->first[cls] + (int)rng_below(route_rng(ctx), (uint32_t)k->count[cls]);
 }
 
 /* The candidate of the global misrouting policy in the source group. */
-static int global_misroute(struct sim *sim, int router, const struct packet *pk,
+static int global_misroute(struct route_ctx *ctx, const struct packet *pk,
                            const struct route_choice *min, struct route_choice *out)
 {
-    const struct topology *t = &sim->topo;
-    int src_router = (int)pk->src / t->p;
-    int policy = sim->global_policy, crg;
-    if (policy == POLICY_RRG)
-        crg = t->a == 1 || rng_below(&sim->routing_rng, (uint32_t)t->a) == 0;
+    const struct topology *t = ctx->env->topo;
+    int router = ctx->view.router, locals = ctx->view.kind->count[PORT_LOCAL];
+    int src_router = topology_router_of_node(t, (int)pk->src);
+    int policy = ctx->env->global_policy, crg;
+    if (policy == POLICY_RRG) /* local with probability (a-1)/a else global */
+        crg = locals == 0 || rng_below(route_rng(ctx), (uint32_t)(locals + 1)) == 0;
     else if (policy == POLICY_MM)
         crg = router == src_router;
     else
-        crg = policy == POLICY_CRG || t->a == 1;
+        crg = policy == POLICY_CRG || locals == 0;
     struct route_choice c;
     if (crg) {
-        global_candidate(sim, router, pk, random_global_port(sim), &c);
+        global_candidate(ctx, pk, random_port(ctx, PORT_GLOBAL), &c);
     } else {
-        int j = random_neighbour(sim, router);
-        local_candidate(sim, router, pk, j, &c);
-        c.target = (router / t->a) * t->a + j; /* which must then leave by a global port */
+        int port = random_port(ctx, PORT_LOCAL);
+        local_candidate(ctx, pk, port, &c);
+        c.target = topology_neighbour(t, router, port); /* which must then leave globally */
         c.flags |= PACKET_NONMINIMAL;
     }
-    if (!candidate_acceptable(sim, router, &c, min))
+    if (!candidate_acceptable(ctx, &c, min))
         return 0;
     *out = c;
     return 1;
 }
 
 /* OLM: one local misroute per group outside the source group, when the minimal hop is local. */
-static int local_misroute(struct sim *sim, int router, const struct packet *pk,
+static int local_misroute(struct route_ctx *ctx, const struct packet *pk,
                           const struct route_choice *min, struct route_choice *out)
 {
-    const struct topology *t = &sim->topo;
-    if (t->a < 3)
+    if (ctx->view.kind->count[PORT_LOCAL] < 2)
         return 0; /* no router other than this one and the minimal next one */
     struct route_choice c;
-    local_candidate(sim, router, pk, random_neighbour(sim, router), &c);
-    if (!candidate_acceptable(sim, router, &c, min))
+    local_candidate(ctx, pk, random_port(ctx, PORT_LOCAL), &c);
+    if (!candidate_acceptable(ctx, &c, min))
         return 0;
-    c.misroute_group = router / t->a;
+    c.misroute_group = topology_group_of_router(ctx->env->topo, ctx->view.router);
     c.flags |= PACKET_LOCAL_MISROUTED;
     *out = c;
     return 1;
 }
 
-static int in_transit_decide(struct sim *sim, int router, const struct packet *pk,
-                             struct route_choice *out);
-
-/* Re-evaluated every cycle the head requests: never a static decision. */
-static int in_transit_route(struct sim *sim, int router, int in_port, const struct packet *pk,
+/* Re-evaluated every cycle the head requests (the readers above make it adaptive). */
+static int in_transit_route(struct route_ctx *ctx, const struct packet *pk,
                             struct route_choice *out)
 {
-    (void)in_port;
-    int rc = in_transit_decide(sim, router, pk, out);
-    out->is_static = 0;
-    return rc;
-}
-
-static int in_transit_decide(struct sim *sim, int router, const struct packet *pk,
-                             struct route_choice *out)
-{
-    const struct topology *t = &sim->topo;
+    const struct topology *t = ctx->env->topo;
+    int router = ctx->view.router;
     if (pk->target == router) {
         /* The neighbour an NRG hop chose: leave through one of its global ports. */
-        global_candidate(sim, router, pk, random_global_port(sim), out);
+        global_candidate(ctx, pk, random_port(ctx, PORT_GLOBAL), out);
         return 0;
     }
-    if (routing_minimal_choice(sim, router, pk, -1, out))
+    if (routing_minimal_choice(ctx, pk, -1, out))
         return -1;
-    enum port_class cls = sim->port_class[out->out_port];
-    if (cls == PORT_NODE || !minimal_congested(sim, router, out))
+    enum port_class cls = (enum port_class)ctx->view.kind->port_class[out->out_port];
+    if (cls == PORT_NODE || !minimal_congested(ctx, out))
         return 0;
     struct route_choice min = *out;
-    int group = router / t->a;
-    int src_group = (int)pk->src / t->p / t->a, dst_group = (int)pk->dst / t->p / t->a;
+    int group = topology_group_of_router(t, router);
+    int src_group = topology_group_of_node(t, (int)pk->src);
+    int dst_group = topology_group_of_node(t, (int)pk->dst);
     if (group == src_group && group != dst_group)
-        global_misroute(sim, router, pk, &min, out);
+        global_misroute(ctx, pk, &min, out);
     else if (cls == PORT_LOCAL && pk->misroute_group != group)
-        local_misroute(sim, router, pk, &min, out);
+        local_misroute(ctx, pk, &min, out);
     return 0;
 }
 

@@ -2,7 +2,6 @@
 #include "routing.h"
 
 #include "config.h"
-#include "sim.h"
 #include "traffic.h"
 
 static void min_ladder(const struct sim_config *cfg, struct vc_ladder *out)
@@ -11,11 +10,9 @@ static void min_ladder(const struct sim_config *cfg, struct vc_ladder *out)
     ladder_parse(out, "l0 g0 l1");
 }
 
-static int min_route(struct sim *sim, int router, int in_port, const struct packet *pk,
-                     struct route_choice *out)
+static int min_route(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out)
 {
-    (void)in_port;
-    return routing_minimal_choice(sim, router, pk, -1, out);
+    return routing_minimal_choice(ctx, pk, -1, out);
 }
 
 /* Minimal routing is bounded by what the pattern asks of the minimal paths. */

@@ -2,7 +2,6 @@
  * an intermediate router at generation, the packet reaches it, then goes minimally. */
 #include "misroute_policy.h"
 #include "routing.h"
-#include "sim.h"
 
 static void oblivious_ladder(const struct sim_config *cfg, struct vc_ladder *out)
 {
@@ -10,21 +9,19 @@ static void oblivious_ladder(const struct sim_config *cfg, struct vc_ladder *out
     ladder_parse(out, "l0 g0 l1 l2 g1 l3");
 }
 
-static void oblivious_on_generate(struct sim *sim, struct packet *pk)
+static void oblivious_on_generate(struct routing_env *env, struct packet *pk)
 {
-    const struct topology *t = &sim->topo;
-    int src_router = (int)pk->src / t->p, dst_group = (int)pk->dst / t->p / t->a;
-    pk->target = misroute_intermediate(sim, (enum global_policy)sim->global_policy, src_router,
-                                       dst_group);
+    const struct topology *t = env->topo;
+    pk->target = misroute_intermediate(env, topology_router_of_node(t, (int)pk->src),
+                                       topology_group_of_node(t, (int)pk->dst));
     if (pk->target >= 0)
         pk->flags |= PACKET_NONMINIMAL;
 }
 
-static int oblivious_route(struct sim *sim, int router, int in_port, const struct packet *pk,
+static int oblivious_route(struct route_ctx *ctx, const struct packet *pk,
                            struct route_choice *out)
 {
-    (void)in_port;
-    return routing_via_target(sim, router, pk, out);
+    return routing_via_target(ctx, pk, out);
 }
 
 const struct routing_ops routing_oblivious = {

@@ -9,7 +9,6 @@
 
 #include "misroute_policy.h"
 #include "routing.h"
-#include "sim.h"
 
 struct piggyback_params {
     int coef, local_threshold, global_threshold;
@@ -43,6 +42,7 @@ struct piggyback_state {
     int slots;            /* local_latency + 1 cycles of history */
     int write_slot;       /* slot of this cycle's flags */
     int read_slot;        /* slot of the flags computed local_latency cycles ago */
+    uint64_t cycle;       /* of the last on_cycle */
     uint64_t *flags;      /* [slot * routers + router] */
     struct piggyback_plan *plans; /* [node * vcs.injection + injection VC] */
 };
@@ -53,93 +53,98 @@ static void piggyback_ladder(const struct sim_config *cfg, struct vc_ladder *out
     ladder_parse(out, "l0 g0 l1 l2 g1 l3");
 }
 
-static int piggyback_init(struct sim *sim)
+static int piggyback_init(struct routing_env *env)
 {
     struct piggyback_state *st = calloc(1, sizeof *st);
     if (!st)
         return -1;
-    st->slots = sim->cfg->links.local_latency + 1;
-    st->flags = calloc((size_t)st->slots * (size_t)sim->topo.routers, sizeof *st->flags);
-    st->plans = calloc((size_t)sim->topo.nodes * (size_t)sim->vcs_injection, sizeof *st->plans);
+    st->slots = env->link_latency[PORT_LOCAL] + 1;
+    st->flags = calloc((size_t)st->slots * (size_t)env->topo->routers, sizeof *st->flags);
+    st->plans =
+        calloc((size_t)env->topo->nodes * (size_t)env->vcs[PORT_NODE], sizeof *st->plans);
     if (!st->flags || !st->plans) {
         free(st->flags);
         free(st->plans);
         free(st);
         return -1;
     }
-    sim->routing_state = st;
+    env->state = st;
     return 0;
 }
 
-static void piggyback_destroy(struct sim *sim)
+static void piggyback_destroy(struct routing_env *env)
 {
-    struct piggyback_state *st = sim->routing_state;
+    struct piggyback_state *st = env->state;
     if (st) {
         free(st->flags);
         free(st->plans);
     }
     free(st);
-    sim->routing_state = NULL;
+    env->state = NULL;
 }
 
 /* Phits in use behind a global port, over all its VCs. */
-static int global_port_occupancy(const struct sim *sim, int router, int port)
+static int global_port_occupancy(const struct routing_env *env, const struct router_view *v,
+                                 int port)
 {
     int occupancy = 0;
-    for (int vc = 0; vc < sim->vcs_global; vc++)
-        occupancy += sim_output_occupancy(sim, router, port, vc);
+    for (int vc = 0; vc < env->vcs[PORT_GLOBAL]; vc++)
+        occupancy += view_occupancy(v, port, vc);
     return occupancy;
 }
 
-/* Port k is saturated iff occupancy_k > pb_coef/100 * mean + pb_global_threshold packets,
- * in integers: 100 * h * occ_k > pb_coef * sum + 100 * h * T * packet_size. */
-static uint64_t piggyback_compute_flags(const struct sim *sim, int router)
+/* Global port k is saturated iff occupancy_k > pb_coef/100 * mean + pb_global_threshold
+ * packets, in integers: 100 * h * occ_k > pb_coef * sum + 100 * h * T * packet_size. */
+static uint64_t piggyback_compute_flags(const struct routing_env *env, int router)
 {
-    const struct topology *t = &sim->topo;
-    const struct piggyback_params *pp = sim->routing_params;
+    const struct piggyback_params *pp = env->params;
+    struct router_view v;
+    env->view(env, router, &v);
+    int h = v.kind->count[PORT_GLOBAL], first = v.kind->first[PORT_GLOBAL];
     int occupancy[TOPOLOGY_MAX_RADIX];
     int64_t sum = 0;
-    for (int k = 0; k < t->h; k++) {
-        occupancy[k] = global_port_occupancy(sim, router, t->first_global_port + k);
+    for (int k = 0; k < h; k++) {
+        occupancy[k] = global_port_occupancy(env, &v, first + k);
         sum += occupancy[k];
     }
     int64_t threshold = (int64_t)pp->coef * sum +
-                        100LL * t->h * pp->global_threshold * sim->packet_size;
+                        100LL * h * pp->global_threshold * env->packet_size;
     uint64_t flags = 0;
-    for (int k = 0; k < t->h; k++)
-        if (100LL * t->h * occupancy[k] > threshold)
+    for (int k = 0; k < h; k++)
+        if (100LL * h * occupancy[k] > threshold)
             flags |= 1ull << k;
     return flags;
 }
 
-static void piggyback_on_cycle(struct sim *sim)
+static void piggyback_on_cycle(struct routing_env *env, uint64_t cycle)
 {
-    struct piggyback_state *st = sim->routing_state;
-    int routers = sim->topo.routers;
-    st->write_slot = (int)(sim->cycle % (uint64_t)st->slots);
+    struct piggyback_state *st = env->state;
+    int routers = env->topo->routers;
+    st->cycle = cycle;
+    st->write_slot = (int)(cycle % (uint64_t)st->slots);
     st->read_slot = st->write_slot + 1 == st->slots ? 0 : st->write_slot + 1;
     uint64_t *row = &st->flags[(size_t)st->write_slot * (size_t)routers];
     for (int r = 0; r < routers; r++)
-        row[r] = piggyback_compute_flags(sim, r);
+        row[r] = piggyback_compute_flags(env, r);
 }
 
-uint64_t piggyback_flags_seen(const struct sim *sim, int observer, int router)
+uint64_t piggyback_flags_seen(const struct routing_env *env, int observer, int router)
 {
-    const struct piggyback_state *st = sim->routing_state;
+    const struct piggyback_state *st = env->state;
+    size_t routers = (size_t)env->topo->routers;
     if (observer == router)
-        return st->flags[(size_t)st->write_slot * (size_t)sim->topo.routers + (size_t)router];
-    if (sim->cycle < (uint64_t)(st->slots - 1))
+        return st->flags[(size_t)st->write_slot * routers + (size_t)router];
+    if (st->cycle < (uint64_t)(st->slots - 1))
         return 0;
-    return st->flags[(size_t)st->read_slot * (size_t)sim->topo.routers + (size_t)router];
+    return st->flags[(size_t)st->read_slot * routers + (size_t)router];
 }
 
-static void piggyback_on_generate(struct sim *sim, struct packet *pk)
+static void piggyback_on_generate(struct routing_env *env, struct packet *pk)
 {
-    const struct topology *t = &sim->topo;
-    int src_router = (int)pk->src / t->p, dst_group = (int)pk->dst / t->p / t->a;
+    const struct topology *t = env->topo;
     /* The nonminimal candidate; it becomes the path only if the source decides so. */
-    pk->target = misroute_intermediate(sim, (enum global_policy)sim->global_policy, src_router,
-                                       dst_group);
+    pk->target = misroute_intermediate(env, topology_router_of_node(t, (int)pk->src),
+                                       topology_group_of_node(t, (int)pk->dst));
 }
 
 static int path_hops(const struct topology *t, int from, int via, int to)
@@ -154,19 +159,20 @@ static int path_hops(const struct topology *t, int from, int via, int to)
     return hops + local + global;
 }
 
-static int piggyback_make_plan(struct sim *sim, int router, const struct packet *pk,
+static int piggyback_make_plan(const struct route_ctx *ctx, const struct packet *pk,
                                struct piggyback_plan *plan)
 {
-    const struct topology *t = &sim->topo;
+    const struct topology *t = ctx->env->topo;
+    int router = ctx->view.router;
     struct route_choice min, nonmin;
-    if (routing_minimal_choice(sim, router, pk, -1, &min) ||
-        routing_minimal_choice(sim, router, pk, pk->target, &nonmin))
+    if (routing_minimal_choice(ctx, pk, -1, &min) ||
+        routing_minimal_choice(ctx, pk, pk->target, &nonmin))
         return -1;
-    int dst_router = (int)pk->dst / t->p, dst_group = dst_router / t->a;
+    int dst_router = topology_router_of_node(t, (int)pk->dst), gateway, port;
+    topology_min_global_hop(t, router, dst_router, &gateway, &port);
     plan->packet_id = pk->id;
-    plan->gateway = t->gateway[(router / t->a) * t->groups + dst_group];
-    plan->gateway_port = (uint8_t)(t->global_port_to_group[plan->gateway * t->groups + dst_group] -
-                                   t->first_global_port);
+    plan->gateway = gateway;
+    plan->gateway_port = (uint8_t)(port - topology_kind_of(t, gateway)->first[PORT_GLOBAL]);
     plan->min_port = (uint8_t)min.out_port;
     plan->min_vc = (uint8_t)min.vc;
     plan->min_pos = min.ladder_pos;
@@ -181,33 +187,33 @@ static int piggyback_make_plan(struct sim *sim, int router, const struct packet 
 
 /* The source decision: misroute iff the minimal global link is flagged saturated, or
  * q_min * H_min > q_nonmin * H_nonmin + T_local * packet_size (UGAL-L). */
-static int piggyback_prefers_nonminimal(const struct sim *sim, int router,
-                                        const struct piggyback_plan *plan)
+static int piggyback_prefers_nonminimal(struct route_ctx *ctx, const struct piggyback_plan *plan)
 {
-    if ((piggyback_flags_seen(sim, router, plan->gateway) >> plan->gateway_port) & 1)
+    const struct piggyback_params *pp = ctx->env->params;
+    if ((piggyback_flags_seen(ctx->env, ctx->view.router, plan->gateway) >> plan->gateway_port) &
+        1)
         return 1;
-    int64_t q_min = sim_output_occupancy(sim, router, plan->min_port, plan->min_vc);
-    int64_t q_non = sim_output_occupancy(sim, router, plan->non_port, plan->non_vc);
-    const struct piggyback_params *pp = sim->routing_params;
+    int64_t q_min = route_occupancy(ctx, plan->min_port, plan->min_vc);
+    int64_t q_non = route_occupancy(ctx, plan->non_port, plan->non_vc);
     return q_min * plan->hops_min >
-           q_non * plan->hops_non + (int64_t)pp->local_threshold * sim->packet_size;
+           q_non * plan->hops_non + (int64_t)pp->local_threshold * ctx->env->packet_size;
 }
 
-static int piggyback_route(struct sim *sim, int router, int in_port, const struct packet *pk,
+static int piggyback_route(struct route_ctx *ctx, const struct packet *pk,
                            struct route_choice *out)
 {
     /* Decided packets (and those without a nonminimal candidate) follow their path. */
     if ((pk->flags & PACKET_DECIDED) || pk->target < 0)
-        return routing_via_target(sim, router, pk, out);
-    struct piggyback_state *st = sim->routing_state;
-    int node = router * sim->topo.p + in_port;
-    struct piggyback_plan *plan = &st->plans[node * sim->vcs_injection + pk->vc];
-    if ((!plan->valid || plan->packet_id != pk->id) && piggyback_make_plan(sim, router, pk, plan))
+        return routing_via_target(ctx, pk, out);
+    struct piggyback_state *st = route_state(ctx);
+    const struct topology *t = ctx->env->topo;
+    int node = t->first_node[ctx->view.router] + ctx->in_port;
+    struct piggyback_plan *plan = &st->plans[node * ctx->env->vcs[PORT_NODE] + pk->vc];
+    if ((!plan->valid || plan->packet_id != pk->id) && piggyback_make_plan(ctx, pk, plan))
         return -1;
     out->flags = pk->flags;
     out->misroute_group = pk->misroute_group;
-    out->is_static = 0; /* flags and occupancies change: decide again every cycle */
-    if (piggyback_prefers_nonminimal(sim, router, plan)) {
+    if (piggyback_prefers_nonminimal(ctx, plan)) {
         out->out_port = plan->non_port;
         out->vc = plan->non_vc;
         out->ladder_pos = plan->non_pos;

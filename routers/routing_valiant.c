@@ -3,7 +3,6 @@
  * it), then minimally to its destination. */
 #include "config.h"
 #include "routing.h"
-#include "sim.h"
 
 enum valiant_target { VALIANT_GROUP, VALIANT_ROUTER };
 
@@ -33,33 +32,30 @@ static void valiant_ladder(const struct sim_config *cfg, struct vc_ladder *out)
     ladder_parse(out, valiant_any_router(cfg) ? "l0 g0 l1 l2 g1 l3" : "l0 g0 l1 g1 l2");
 }
 
-static void valiant_on_generate(struct sim *sim, struct packet *pk)
+static void valiant_on_generate(struct routing_env *env, struct packet *pk)
 {
-    const struct topology *t = &sim->topo;
-    int src_router = (int)pk->src / t->p, src_group = src_router / t->a;
-    int dst_group = (int)pk->dst / t->p / t->a;
+    const struct topology *t = env->topo;
+    int src_router = topology_router_of_node(t, (int)pk->src);
+    int src_group = topology_group_of_router(t, src_router);
+    int dst_group = topology_group_of_node(t, (int)pk->dst);
     if (src_group == dst_group)
         return;
-    int g = (int)rng_below(&sim->routing_rng, (uint32_t)(t->groups - 1));
+    int g = (int)rng_below(env->rng, (uint32_t)(t->groups - 1));
     if (g >= src_group)
         g++;
     if (g == dst_group)
         return; /* the intermediate is the destination group: the path is minimal */
-    if (((const struct valiant_params *)sim->routing_params)->target == VALIANT_ROUTER) {
-        pk->target = g * t->a + (int)rng_below(&sim->routing_rng, (uint32_t)t->a);
-    } else {
-        int gateway = t->gateway[src_group * t->groups + g];
-        int port = t->global_port_to_group[gateway * t->groups + g];
-        pk->target = t->neighbour[gateway * t->radix + port];
-    }
+    if (((const struct valiant_params *)env->params)->target == VALIANT_ROUTER)
+        pk->target = t->group_first_router[g] +
+                     (int)rng_below(env->rng, (uint32_t)topology_group_routers(t, g));
+    else
+        pk->target = topology_entry_router(t, src_router, g);
     pk->flags |= PACKET_NONMINIMAL;
 }
 
-static int valiant_route(struct sim *sim, int router, int in_port, const struct packet *pk,
-                         struct route_choice *out)
+static int valiant_route(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out)
 {
-    (void)in_port;
-    return routing_via_target(sim, router, pk, out);
+    return routing_via_target(ctx, pk, out);
 }
 
 const struct routing_ops routing_valiant = {

@@ -23,46 +23,22 @@ static double bounds_pair_latency(const struct sim_config *cfg, const struct top
            cfg->traffic.packet_size - 1;
 }
 
-/* Router of group d where the global link from router r's group lands. */
-static int bounds_entry_router(const struct topology *t, int r, int d)
-{
-    int gw = t->gateway[topology_group_of_router(t, r) * t->groups + d];
-    return t->neighbour[gw * t->radix + t->global_port_to_group[gw * t->groups + d]];
-}
-
-/* Sum of the latencies from the p nodes of router r to every other node, and their count.
- * Routers of another group other than the link's landing router all cost the same (one more
- * local hop), as do the other routers of r's own group, so one of each class is computed. */
-static void bounds_router_sum(const struct sim_config *cfg, const struct topology *t, int r,
-                              double *sum, double *pairs)
-{
-    double p = t->p, a = t->a;
-    int g = topology_group_of_router(t, r), other = g * t->a + (r % t->a + 1) % t->a;
-    *sum = p * (p - 1) * bounds_pair_latency(cfg, t, r, r);
-    *pairs = p * (p - 1);
-    if (t->a > 1) {
-        *sum += (a - 1) * p * p * bounds_pair_latency(cfg, t, r, other);
-        *pairs += (a - 1) * p * p;
-    }
-    for (int d = 0; d < t->groups; d++) {
-        if (d == g)
-            continue;
-        int entry = bounds_entry_router(t, r, d), beside = d * t->a + (entry % t->a + 1) % t->a;
-        *sum += p * p * bounds_pair_latency(cfg, t, r, entry);
-        if (t->a > 1)
-            *sum += (a - 1) * p * p * bounds_pair_latency(cfg, t, r, beside);
-        *pairs += a * p * p;
-    }
-}
-
 double bounds_zero_load_latency(const struct sim_config *cfg, const struct topology *t)
 {
+    /* Every ordered pair of distinct nodes, a pair of routers at a time. */
     double sum = 0, pairs = 0;
     for (int r = 0; r < t->routers; r++) {
-        double s, n;
-        bounds_router_sum(cfg, t, r, &s, &n);
-        sum += s;
-        pairs += n;
+        double nr = topology_kind_of(t, r)->count[PORT_NODE];
+        if (nr == 0)
+            continue;
+        for (int s = 0; s < t->routers; s++) {
+            double ns = topology_kind_of(t, s)->count[PORT_NODE];
+            double n = r == s ? nr * (nr - 1) : nr * ns;
+            if (n > 0) {
+                sum += n * bounds_pair_latency(cfg, t, r, s);
+                pairs += n;
+            }
+        }
     }
     return pairs > 0 ? sum / pairs : 0;
 }

@@ -78,16 +78,16 @@ static int check_packet_place(struct sim *sim, struct recount *rc, const struct 
     if ((place == PLACE_INPUT || place == PLACE_LINK) && pk->vc != vc)
         return recount_fail(rc, "router %d port %d vc %d: %s holds packet %u of vc %d", router,
                             port, vc, where, pk->id, pk->vc);
-    int cls = sim->port_class[port];
+    int cls = sim_port_class(sim, router, port);
     if (place == PLACE_EJECTION)
         return 0;
     if (place == PLACE_OUTPUT && cls == PORT_NODE) {
-        if (pk->dst == (uint32_t)(router * sim->topo.p + port))
+        if (pk->dst == (uint32_t)(sim->topo.first_node[router] + port))
             return 0;
         return recount_fail(rc, "router %d port %d: ejection buffer holds packet %u for node %u",
                             router, port, pk->id, pk->dst);
     }
-    if (vc < sim->port_vcs[port] && invariant_on_ladder(sim, pk, cls, vc))
+    if (vc < sim_layout_of(sim, router)->port_vcs[port] && invariant_on_ladder(sim, pk, cls, vc))
         return 0;
     return recount_fail(rc,
                         "router %d port %d vc %d: packet %u (%u->%u) in the %s is off the "
@@ -122,9 +122,8 @@ static int recount_packet(struct sim *sim, struct recount *rc, uint32_t index, i
 /* Upstream (router, output port) whose credits mirror input (router, port). */
 static void upstream_of(const struct sim *sim, int router, int port, int *up_router, int *up_port)
 {
-    int idx = router * sim->topo.radix + port;
-    *up_router = sim->topo.neighbour[idx];
-    *up_port = sim->topo.neighbour_port[idx];
+    *up_router = topology_neighbour(&sim->topo, router, port);
+    *up_port = topology_neighbour_port(&sim->topo, router, port);
 }
 
 /* The copies the allocator reads instead of the packets: the ring's head index and ready
@@ -142,7 +141,7 @@ static int recount_head_cache(struct sim *sim, struct recount *rc, int r, int po
     if (ring->head_ready != ready)
         return recount_fail(rc, "router %d port %d vc %d: cached head ready %u != packet's %u", r,
                             port, vc, ring->head_ready, ready);
-    uint32_t bound = sim->input_next[r * sim->topo.radix + port];
+    uint32_t bound = sim->input_next[sim->topo.port_base[r] + (uint32_t)port];
     const struct port_state *ps = sim_port(sim, r, port);
     uint32_t earliest = ready > ps->input_busy_until ? ready : ps->input_busy_until;
     if (ps->input_busy_until > sim->cycle && bound < ps->input_busy_until)
@@ -163,7 +162,7 @@ static int recount_input_vc(struct sim *sim, struct recount *rc, int r, int port
     const struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, port, vc)];
     if (((sim_port(sim, r, port)->input_vc_mask >> vc) & 1) != (ring->count > 0))
         return recount_fail(rc, "router %d port %d vc %d: VC mask disagrees", r, port, vc);
-    unsigned capacity = sim->ring_capacity[port];
+    unsigned capacity = sim_layout_of(sim, r)->ring_capacity[port];
     if (ring->count > capacity)
         return recount_fail(rc, "router %d port %d vc %d: %u packets in a buffer of %u", r, port,
                             vc, ring->count, capacity);
@@ -175,7 +174,7 @@ static int recount_input_vc(struct sim *sim, struct recount *rc, int r, int port
     }
     if (ring->count && recount_head_cache(sim, rc, r, port, vc, ring))
         return -1;
-    if (sim->port_class[port] != PORT_NODE) {
+    if (sim_port_class(sim, r, port) != PORT_NODE) {
         int ur, up;
         upstream_of(sim, r, port, &ur, &up);
         rc->credit_owed[sim_vc_index(sim, ur, up, vc)] += ring->count * sim->packet_size;
@@ -219,7 +218,7 @@ static int recount_output(struct sim *sim, struct recount *rc, int r, int port)
         int vc = index < sim->pool.capacity ? sim_packet(sim, index)->vc : 0;
         if (recount_packet(sim, rc, index, r, port, vc, PLACE_OUTPUT))
             return -1;
-        if (sim->port_class[port] != PORT_NODE)
+        if (sim_port_class(sim, r, port) != PORT_NODE)
             rc->credit_owed[sim_vc_index(sim, r, port, vc)] += sim->packet_size;
     }
     return 0;
@@ -228,14 +227,16 @@ static int recount_output(struct sim *sim, struct recount *rc, int r, int port)
 static int recount_buffers(struct sim *sim, struct recount *rc)
 {
     const struct topology *t = &sim->topo;
-    for (int r = 0; r < t->routers; r++)
-        for (int port = 0; port < t->radix; port++) {
-            for (int vc = 0; vc < sim->port_vcs[port]; vc++)
+    for (int r = 0; r < t->routers; r++) {
+        const struct sim_layout *layout = sim_layout_of(sim, r);
+        for (int port = 0; port < layout->kind->radix; port++) {
+            for (int vc = 0; vc < layout->port_vcs[port]; vc++)
                 if (recount_input_vc(sim, rc, r, port, vc))
                     return -1;
             if (recount_output(sim, rc, r, port))
                 return -1;
         }
+    }
     return 0;
 }
 
@@ -251,7 +252,7 @@ static int64_t event_max_delay(const struct sim *sim, const struct event *ev)
     int64_t size = sim->packet_size;
     if (ev->kind == EVENT_DELIVERY)
         return sim->cfg->links.injection_latency + size - 1;
-    int64_t latency = sim->port_latency[ev->port];
+    int64_t latency = sim_layout_of(sim, (int)ev->router)->port_latency[ev->port];
     if (ev->kind == EVENT_ARRIVAL)
         return latency;
     int64_t tail = size - sim->cfg->router.latency + 1;
@@ -263,7 +264,7 @@ static int64_t event_max_delay(const struct sim *sim, const struct event *ev)
 static int recount_link_order(struct sim *sim, struct recount *rc, const struct event *ev,
                               int router, int port, uint32_t delay)
 {
-    uint32_t *last = &rc->last_arrival[router * sim->topo.radix + port];
+    uint32_t *last = &rc->last_arrival[sim->topo.port_base[router] + (uint32_t)port];
     if (*last && delay + 1 - *last < (uint32_t)sim->packet_size)
         return recount_fail(rc,
                             "router %d port %d vc %d: packet %u arrives %u cycles after the "
@@ -283,9 +284,9 @@ static int recount_packet_event(struct sim *sim, struct recount *rc, const struc
     if (ev->kind == EVENT_DELIVERY) {
         if (ev->packet >= sim->pool.capacity)
             return recount_fail(rc, "delivery of packet index %u outside the pool", ev->packet);
-        uint32_t dst = sim_packet(sim, ev->packet)->dst;
-        router = (int)(dst / (uint32_t)sim->topo.p);
-        port = (int)(dst % (uint32_t)sim->topo.p);
+        int dst = (int)sim_packet(sim, ev->packet)->dst;
+        router = topology_router_of_node(&sim->topo, dst);
+        port = topology_node_port(&sim->topo, dst);
         place = PLACE_EJECTION;
     }
     if (recount_packet(sim, rc, ev->packet, router, port, ev->vc, place) ||
@@ -307,8 +308,13 @@ static int recount_event(struct sim *sim, struct recount *rc, const struct event
 {
     const struct topology *t = &sim->topo;
     bool on_link = ev->kind == EVENT_ARRIVAL || ev->kind == EVENT_CREDIT;
-    if (ev->kind > EVENT_DELIVERY || ev->router >= (uint32_t)t->routers || ev->port >= t->radix ||
-        ev->vc >= sim->port_vcs[ev->port] || (on_link && ev->port < t->first_local_port))
+    bool malformed = ev->kind > EVENT_DELIVERY || ev->router >= (uint32_t)t->routers;
+    if (!malformed) {
+        const struct sim_layout *layout = sim_layout_of(sim, (int)ev->router);
+        malformed = ev->port >= layout->kind->radix || ev->vc >= layout->port_vcs[ev->port] ||
+                    (on_link && layout->port_class[ev->port] == PORT_NODE);
+    }
+    if (malformed)
         return recount_fail(rc, "router %u port %u vc %u: malformed event of kind %u", ev->router,
                             ev->port, ev->vc, ev->kind);
     int64_t max_delay = event_max_delay(sim, ev);
@@ -349,11 +355,14 @@ static int recount_events(struct sim *sim, struct recount *rc)
 static int check_credits(struct sim *sim, struct recount *rc)
 {
     const struct topology *t = &sim->topo;
-    for (int r = 0; r < t->routers; r++)
-        for (int port = t->first_local_port; port < t->radix; port++)
-            for (int vc = 0; vc < sim->port_vcs[port]; vc++) {
+    for (int r = 0; r < t->routers; r++) {
+        const struct sim_layout *layout = sim_layout_of(sim, r);
+        for (int port = 0; port < layout->kind->radix; port++) {
+            if (layout->port_class[port] == PORT_NODE)
+                continue;
+            for (int vc = 0; vc < layout->port_vcs[port]; vc++) {
                 int idx = sim_vc_index(sim, r, port, vc);
-                int capacity = sim->capacity_phits[sim->port_class[port]];
+                int capacity = sim->capacity_phits[layout->port_class[port]];
                 int credits = sim->credits[idx];
                 if (credits < 0 || credits > capacity)
                     return recount_fail(rc, "router %d port %d vc %d: %d credits outside [0, %d]",
@@ -364,6 +373,8 @@ static int check_credits(struct sim *sim, struct recount *rc)
                                         "!= capacity %d",
                                         r, port, vc, credits, rc->credit_owed[idx], capacity);
             }
+        }
+    }
     return 0;
 }
 
@@ -388,8 +399,9 @@ int sim_check_invariants(struct sim *sim)
     if (sim->check_every > 1 && sim->cycle % sim->check_every != 0)
         return 0;
     struct recount rc = {0};
-    size_t vcs = (size_t)sim->topo.routers * (size_t)sim->vcs_per_router;
-    size_t ports = (size_t)sim->topo.routers * (size_t)sim->topo.radix;
+    size_t vcs = sim->router_vc_base[sim->topo.routers - 1] +
+                 (size_t)sim_layout_of(sim, sim->topo.routers - 1)->vcs_per_router;
+    size_t ports = sim->topo.port_base[sim->topo.routers];
     rc.seen = calloc(sim->pool.capacity ? sim->pool.capacity : 1, 1);
     rc.credit_owed = calloc(vcs, sizeof *rc.credit_owed);
     rc.last_arrival = calloc(ports, sizeof *rc.last_arrival);

@@ -13,29 +13,39 @@
 
 enum { RNG_STREAM_TRAFFIC = 1, RNG_STREAM_ROUTING = 2 };
 
+/* The port tables of one router kind: VCs, offsets and link latencies by port class. */
+static void sim_layout_kind(struct sim *sim, const struct router_kind *kind,
+                            struct sim_layout *layout)
+{
+    const struct sim_config *cfg = sim->cfg;
+    const int vcs[PORT_CLASSES] = {sim->vcs_injection, sim->vcs_local, sim->vcs_global};
+    const int latency[PORT_CLASSES] = {cfg->links.injection_latency, cfg->links.local_latency,
+                                       cfg->links.global_latency};
+    int offset = 0;
+    layout->kind = kind;
+    for (int port = 0; port < kind->radix; port++) {
+        enum port_class cls = (enum port_class)kind->port_class[port];
+        layout->port_class[port] = (uint8_t)cls;
+        layout->port_vcs[port] = vcs[cls];
+        layout->port_latency[port] = latency[cls];
+        layout->port_vc_offset[port] = offset;
+        layout->ring_capacity[port] =
+            (uint16_t)(sim->capacity_phits[cls] / sim->packet_size);
+        offset += vcs[cls];
+        if (cls != PORT_NODE)
+            layout->transit_port_mask |= 1ull << port;
+    }
+    layout->vcs_per_router = offset;
+}
+
 static void sim_layout_ports(struct sim *sim)
 {
-    const struct topology *t = &sim->topo;
     const struct sim_config *cfg = sim->cfg;
-    int offset = 0;
-    for (int port = 0; port < t->radix; port++) {
-        enum port_class cls = topology_port_class(t, port);
-        sim->port_class[port] = (uint8_t)cls;
-        sim->port_vcs[port] = cls == PORT_NODE    ? sim->vcs_injection
-                              : cls == PORT_LOCAL ? sim->vcs_local
-                                                  : sim->vcs_global;
-        sim->port_latency[port] = cls == PORT_NODE    ? cfg->links.injection_latency
-                                  : cls == PORT_LOCAL ? cfg->links.local_latency
-                                                      : cfg->links.global_latency;
-        sim->port_vc_offset[port] = offset;
-        offset += sim->port_vcs[port];
-        if (cls != PORT_NODE)
-            sim->transit_port_mask |= 1ull << port;
-    }
-    sim->vcs_per_router = offset;
     sim->capacity_phits[PORT_NODE] = cfg->buffers.injection;
     sim->capacity_phits[PORT_LOCAL] = cfg->buffers.local;
     sim->capacity_phits[PORT_GLOBAL] = cfg->buffers.global;
+    for (int k = 0; k < sim->topo.n_kinds; k++)
+        sim_layout_kind(sim, &sim->topo.kinds[k], &sim->layouts[k]);
 }
 
 _Static_assert(sizeof(struct packet_ring) == 16, "four rings per cache line");
@@ -45,14 +55,19 @@ _Static_assert(sizeof(struct port_state) == 32, "two ports per cache line");
 static int sim_alloc_buffers(struct sim *sim)
 {
     const struct topology *t = &sim->topo;
-    size_t vcs = (size_t)t->routers * sim->vcs_per_router, ports = (size_t)t->routers * t->radix;
     int out_packets = sim->cfg->buffers.output / sim->packet_size;
-    size_t slots = 0;
-    for (int port = 0; port < t->radix; port++)
-        slots += (size_t)sim->port_vcs[port] *
-                     (size_t)(sim->capacity_phits[sim->port_class[port]] / sim->packet_size) +
-                 (size_t)out_packets;
-    slots *= (size_t)t->routers;
+    size_t ports = t->port_base[t->routers], vcs = 0, slots = 0;
+    sim->router_vc_base = memory_alloc_array((size_t)t->routers, sizeof *sim->router_vc_base);
+    if (!sim->router_vc_base)
+        return -1;
+    for (int r = 0; r < t->routers; r++) {
+        const struct sim_layout *layout = sim_layout_of(sim, r);
+        sim->router_vc_base[r] = (uint32_t)vcs;
+        vcs += (size_t)layout->vcs_per_router;
+        for (int port = 0; port < layout->kind->radix; port++)
+            slots += (size_t)layout->port_vcs[port] * layout->ring_capacity[port] +
+                     (size_t)out_packets;
+    }
     sim->slots = memory_alloc_array(slots, sizeof *sim->slots);
     sim->input_vc = memory_alloc_array(vcs, sizeof *sim->input_vc);
     sim->credits = memory_alloc_array(vcs, sizeof *sim->credits);
@@ -63,28 +78,55 @@ static int sim_alloc_buffers(struct sim *sim)
     if (!sim->slots || !sim->input_vc || !sim->credits || !sim->input_next || !sim->route_cache ||
         !sim->ports || !sim->routers)
         return -1;
-    for (int port = 0; port < t->radix; port++)
-        sim->ring_capacity[port] =
-            (uint16_t)(sim->capacity_phits[sim->port_class[port]] / sim->packet_size);
     sim->output_capacity = (uint16_t)out_packets;
     sim->router_state_bytes =
         vcs * (sizeof *sim->input_vc + sizeof *sim->route_cache + sizeof *sim->credits) +
         ports * (sizeof *sim->ports + sizeof *sim->input_next);
     uint32_t base = 0;
-    for (int r = 0; r < t->routers; r++)
-        for (int port = 0; port < t->radix; port++) {
-            int cls = sim->port_class[port];
-            for (int vc = 0; vc < sim->port_vcs[port]; vc++) {
+    for (int r = 0; r < t->routers; r++) {
+        const struct sim_layout *layout = sim_layout_of(sim, r);
+        for (int port = 0; port < layout->kind->radix; port++) {
+            int cls = layout->port_class[port];
+            for (int vc = 0; vc < layout->port_vcs[port]; vc++) {
                 int idx = sim_vc_index(sim, r, port, vc);
                 sim->input_vc[idx] = (struct packet_ring){.base = base};
-                base += sim->ring_capacity[port];
+                base += layout->ring_capacity[port];
                 sim->credits[idx] = cls == PORT_NODE ? 0 : sim->capacity_phits[cls];
             }
             struct port_state *ps = sim_port(sim, r, port);
             ps->output = (struct packet_ring){.base = base};
             base += (uint32_t)out_packets;
         }
+    }
     return 0;
+}
+
+static void sim_env_view(const struct routing_env *env, int router, struct router_view *out)
+{
+    sim_router_view(env->owner, router, out);
+}
+
+/* What the routing mechanism sees of the run (routing.h). */
+static void sim_init_routing_env(struct sim *sim)
+{
+    const struct sim_config *cfg = sim->cfg;
+    struct routing_env *env = &sim->routing_env;
+    env->topo = &sim->topo;
+    env->ladder = &sim->ladder;
+    env->params = settings_params(cfg, sim->routing->settings);
+    env->global_policy =
+        ((const struct misroute_policy_params *)settings_params(cfg, &misroute_policy_settings))
+            ->global_policy;
+    env->packet_size = sim->packet_size;
+    env->vcs[PORT_NODE] = sim->vcs_injection;
+    env->vcs[PORT_LOCAL] = sim->vcs_local;
+    env->vcs[PORT_GLOBAL] = sim->vcs_global;
+    env->link_latency[PORT_NODE] = cfg->links.injection_latency;
+    env->link_latency[PORT_LOCAL] = cfg->links.local_latency;
+    env->link_latency[PORT_GLOBAL] = cfg->links.global_latency;
+    env->rng = &sim->routing_rng;
+    env->view = sim_env_view;
+    env->owner = sim;
 }
 
 static int sim_init_parts(struct sim *sim, char *err, int err_len)
@@ -105,7 +147,8 @@ static int sim_init_parts(struct sim *sim, char *err, int err_len)
         snprintf(err, (size_t)err_len, "out of memory");
         return -1;
     }
-    if ((sim->routing->init && sim->routing->init(sim)) ||
+    sim_init_routing_env(sim);
+    if ((sim->routing->init && sim->routing->init(&sim->routing_env)) ||
         (sim->pattern->init && sim->pattern->init(sim))) {
         snprintf(err, (size_t)err_len, "cannot initialise routing '%s' or pattern '%s'",
                  sim->routing->name, sim->pattern->name);
@@ -130,13 +173,7 @@ struct sim *sim_create(const struct sim_config *cfg, char *err, int err_len)
         return NULL;
     }
     sim->routing->ladder(cfg, &sim->ladder);
-    sim->global_policy =
-        ((const struct misroute_policy_params *)settings_params(cfg, &misroute_policy_settings))
-            ->global_policy;
-    sim->routing_params = sim->routing->settings ? settings_params(cfg, sim->routing->settings)
-                                                 : NULL;
-    sim->pattern_params = sim->pattern->settings ? settings_params(cfg, sim->pattern->settings)
-                                                 : NULL;
+    sim->pattern_params = settings_params(cfg, sim->pattern->settings);
     sim->packet_size = cfg->traffic.packet_size;
     sim->xbar_cycles = (sim->packet_size + cfg->router.speedup - 1) / cfg->router.speedup;
     sim->vcs_local = cfg->vcs.local;
@@ -157,7 +194,7 @@ void sim_destroy(struct sim *sim)
     if (!sim)
         return;
     if (sim->routing && sim->routing->destroy)
-        sim->routing->destroy(sim);
+        sim->routing->destroy(&sim->routing_env);
     if (sim->pattern && sim->pattern->destroy)
         sim->pattern->destroy(sim);
     stats_free(&sim->stats);
@@ -170,6 +207,7 @@ void sim_destroy(struct sim *sim)
     free(sim->route_cache);
     free(sim->ports);
     free(sim->routers);
+    free(sim->router_vc_base);
     topology_free(&sim->topo);
     free(sim);
 }
@@ -185,7 +223,7 @@ static void sim_enter_buffer(struct sim *sim, int router, int port, int vc, uint
     pk->tail_cycle = (uint32_t)(head_arrival + (uint64_t)sim->packet_size - 1);
     pk->vc = (uint8_t)vc;
     struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, port, vc)];
-    ring_push(sim->slots, ring, sim->ring_capacity[port], index);
+    ring_push(sim->slots, ring, sim_layout_of(sim, router)->ring_capacity[port], index);
     struct port_state *ps = sim_port(sim, router, port);
     if (ring->count == 1) {
         ring->head_ready = pk->ready_cycle;
@@ -193,7 +231,7 @@ static void sim_enter_buffer(struct sim *sim, int router, int port, int vc, uint
         /* Keep the input's bound below this head's first chance (see sim.h). */
         uint32_t first =
             pk->ready_cycle > ps->input_busy_until ? pk->ready_cycle : ps->input_busy_until;
-        uint32_t *next = &sim->input_next[router * sim->topo.radix + port];
+        uint32_t *next = &sim->input_next[sim->topo.port_base[router] + (uint32_t)port];
         if (first < *next)
             *next = first;
         if (sim->routing->pure)
@@ -211,9 +249,9 @@ int sim_inject(struct sim *sim, uint32_t src, uint32_t dst)
     const struct topology *t = &sim->topo;
     uint64_t now = sim->cycle;
     int vc = (int)((uint64_t)dst * (uint64_t)sim->vcs_injection / (uint64_t)t->nodes);
-    int router = (int)src / t->p, port = (int)src % t->p;
+    int router = topology_router_of_node(t, (int)src), port = topology_node_port(t, (int)src);
     struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, port, vc)];
-    if (ring->count == sim->ring_capacity[port]) {
+    if (ring->count == sim_layout_of(sim, router)->ring_capacity[port]) {
         if (sim->measuring) {
             sim->stats.refused++;
             sim->stats.refused_phits += (uint64_t)sim->packet_size;
@@ -231,7 +269,7 @@ int sim_inject(struct sim *sim, uint32_t src, uint32_t dst)
     pk->gen_cycle = (uint32_t)now;
     pk->mark_cycle = (uint32_t)now;
     if (sim->routing->on_generate)
-        sim->routing->on_generate(sim, pk);
+        sim->routing->on_generate(&sim->routing_env, pk);
     sim_enter_buffer(sim, router, port, vc, index,
                      now + (uint64_t)sim->cfg->links.injection_latency);
     sim->in_network++;
@@ -297,7 +335,7 @@ static void sim_prefetch_event(const struct sim *sim, const struct event *ev)
     }
     __builtin_prefetch(&sim->input_vc[idx], 1);
     __builtin_prefetch(sim_port(sim, (int)ev->router, ev->port), 1);
-    __builtin_prefetch(&sim->input_next[(int)ev->router * sim->topo.radix + ev->port], 1);
+    __builtin_prefetch(&sim->input_next[sim->topo.port_base[ev->router] + ev->port], 1);
 }
 
 /* Phase 2: heads reaching input buffers, credits returning, tails reaching nodes. */
@@ -340,11 +378,12 @@ static int sim_describe_stuck(struct sim *sim, bool injection, int room, int *le
 {
     const struct topology *t = &sim->topo;
     int shown = 0;
-    for (int r = 0; r < t->routers && shown < room; r++)
-        for (int port = 0; port < t->radix && shown < room; port++) {
-            if ((sim->port_class[port] == PORT_NODE) != injection)
+    for (int r = 0; r < t->routers && shown < room; r++) {
+        const struct sim_layout *layout = sim_layout_of(sim, r);
+        for (int port = 0; port < layout->kind->radix && shown < room; port++) {
+            if ((layout->port_class[port] == PORT_NODE) != injection)
                 continue;
-            for (int vc = 0; vc < sim->port_vcs[port] && shown < room; vc++) {
+            for (int vc = 0; vc < layout->port_vcs[port] && shown < room; vc++) {
                 const struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, port, vc)];
                 if (!ring->count)
                     continue;
@@ -357,6 +396,7 @@ static int sim_describe_stuck(struct sim *sim, bool injection, int room, int *le
                 shown++;
             }
         }
+    }
     return shown;
 }
 
@@ -410,7 +450,7 @@ enum sim_status sim_step(struct sim *sim)
     sim_generate(sim);
     sim_process_events(sim);
     if (sim->routing->on_cycle)
-        sim->routing->on_cycle(sim);
+        sim->routing->on_cycle(&sim->routing_env, sim->cycle);
     uint32_t now = (uint32_t)sim->cycle;
     const struct router_state *rs = sim->routers;
     int routers = t->routers, stages = sim_prefetch_stages(sim);

@@ -137,16 +137,15 @@ static void stats_summarize_latency(const struct stats *st, struct result *res)
 static int stats_summarize_fairness(const struct sim *sim, struct result *res)
 {
     const struct stats *st = &sim->stats;
-    const struct topology *t = &sim->topo;
     int packet_size = sim->cfg->traffic.packet_size;
     uint64_t cycles = (uint64_t)sim->cfg->sim.measure_cycles;
-    stats_fairness(st->router_injected, st->routers, t->p, packet_size, cycles, res->offered,
+    stats_fairness(st->router_injected, st->routers, res->p, packet_size, cycles, res->offered,
                    &res->fairness);
     res->per_router_injected = st->router_injected;
-    res->group0_injected_load = calloc(t->a > 0 ? (size_t)t->a : 1, sizeof(double));
+    res->group0_injected_load = calloc(res->a > 0 ? (size_t)res->a : 1, sizeof(double));
     if (!res->group0_injected_load) return -1;
-    double node_cycles = (double)t->p * (double)cycles;
-    for (int r = 0; r < t->a && r < st->routers; r++)
+    double node_cycles = (double)res->p * (double)cycles;
+    for (int r = 0; r < res->a && r < st->routers; r++)
         res->group0_injected_load[r] =
             stats_ratio((double)st->router_injected[r] * packet_size, node_cycles);
     return 0;
@@ -160,8 +159,8 @@ int stats_summarize(const struct sim *sim, struct result *res)
     res->routers = t->routers;
     res->nodes = t->nodes;
     res->radix = t->radix;
-    res->p = t->p;
-    res->a = t->a;
+    res->p = topology_kind_of(t, 0)->count[PORT_NODE]; /* nodes of a router */
+    res->a = topology_group_routers(t, 0);              /* routers of group 0 */
     snprintf(res->shape, sizeof res->shape, "%s", t->shape);
     stats_summarize_loads(sim, res);
     stats_summarize_latency(&sim->stats, res);

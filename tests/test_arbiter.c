@@ -95,7 +95,7 @@ static void starvation_run(const char *arbiter, const char *priority, uint64_t *
     struct sim *sim = sim_create(&cfg, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
-    int a = sim->topo.a;
+    int a = topology_group_routers(&sim->topo, 0);
     *rout = sim->stats.router_injected[a - 1];
     *others_min = UINT64_MAX;
     for (int r = 0; r < a - 1; r++)

@@ -711,7 +711,8 @@ static double test_zero_load_brute_force(const struct sim_config *c, const struc
             if (n == m)
                 continue;
             int local, global;
-            topology_min_hops(t, n / t->p, m / t->p, &local, &global);
+            topology_min_hops(t, topology_router_of_node(t, n), topology_router_of_node(t, m),
+                              &local, &global);
             sum += 2 * c->links.injection_latency + (local + global + 1) * c->router.latency +
                    local * c->links.local_latency + global * c->links.global_latency +
                    c->traffic.packet_size - 1;

@@ -107,7 +107,7 @@ static void test_inv_link_spacing(void)
 {
     struct sim_config cfg;
     struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=min");
-    int port = sim->topo.first_local_port, size = sim->packet_size;
+    int port = topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], size = sim->packet_size;
     test_inv_arrival(sim, 0, port, 0, 1, 1);
     test_inv_arrival(sim, 0, port, 0, 1, 1 + (uint32_t)size);
     test_inv_expect_ok(sim, "a packet apart");
@@ -130,7 +130,7 @@ static void test_inv_event_horizon(void)
 {
     struct sim_config cfg;
     struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=min");
-    int local = sim->topo.first_local_port, global = sim->topo.first_global_port;
+    int local = topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], global = topology_kind_of(&sim->topo, 0)->first[PORT_GLOBAL];
     int latency = cfg.links.local_latency, glatency = cfg.links.global_latency;
     int tail = sim->packet_size - cfg.router.latency + 1;
     int credit = latency + (tail > sim->xbar_cycles ? tail : sim->xbar_cycles);
@@ -161,7 +161,7 @@ static void test_inv_event_count(void)
 {
     struct sim_config cfg;
     struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=min");
-    test_inv_arrival(sim, 0, sim->topo.first_local_port, 0, 1, 3);
+    test_inv_arrival(sim, 0, topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], 0, 1, 3);
     test_inv_expect_ok(sim, "one event");
     sim->wheel.pending++;
     test_inv_expect_broken(sim, (const char *[]){"1 events in the wheel, 2 counted", NULL});
@@ -184,7 +184,7 @@ static void test_inv_ladder_strict(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct sim_config cfg;
         struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=min");
-        int port = cases[i].global ? sim->topo.first_global_port : sim->topo.first_local_port;
+        int port = cases[i].global ? topology_kind_of(&sim->topo, 0)->first[PORT_GLOBAL] : topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL];
         uint32_t index = test_inv_arrival(sim, 0, port, cases[i].vc, cases[i].ladder_pos, 1);
         char expected[160];
         snprintf(expected, sizeof expected,
@@ -209,7 +209,7 @@ static void test_inv_ladder_olm_reuse(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct sim_config cfg;
         struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=in_transit");
-        test_inv_arrival(sim, 0, sim->topo.first_local_port, cases[i].vc, cases[i].ladder_pos, 1);
+        test_inv_arrival(sim, 0, topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], cases[i].vc, cases[i].ladder_pos, 1);
         if (cases[i].ok)
             test_inv_expect_ok(sim, "OLM reuse");
         else
@@ -221,7 +221,7 @@ static void test_inv_ladder_olm_reuse(void)
     /* The same position after a global hop is an error for a mechanism without OLM. */
     struct sim_config cfg;
     struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=min");
-    test_inv_arrival(sim, 0, sim->topo.first_local_port, 0, 2, 1);
+    test_inv_arrival(sim, 0, topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], 0, 2, 1);
     test_inv_expect_broken(sim, (const char *[]){"off the ladder of routing 'min'", NULL});
     sim_destroy(sim);
 }
@@ -244,7 +244,7 @@ static struct packet *test_inv_find(struct sim *sim, int cls, int *router, int *
 {
     for (int r = 0; r < sim->topo.routers; r++)
         for (int p = 0; p < sim->topo.radix; p++)
-            for (int v = 0; v < sim->port_vcs[p] && sim->port_class[p] == cls; v++) {
+            for (int v = 0; v < sim_layout_of(sim, r)->port_vcs[p] && (int)sim_port_class(sim, r, p) == cls; v++) {
                 const struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, p, v)];
                 if (!ring->count)
                     continue;
@@ -306,7 +306,7 @@ static void test_inv_credit_range(void)
 {
     struct sim_config cfg;
     struct sim *sim = test_inv_running(&cfg, 200);
-    int port = sim->topo.first_global_port;
+    int port = topology_kind_of(&sim->topo, 0)->first[PORT_GLOBAL];
     int idx = sim_vc_index(sim, 5, port, 0), saved = sim->credits[idx];
     sim->credits[idx] = cfg.buffers.global + sim->packet_size;
     char expected[96];
@@ -325,7 +325,7 @@ static void test_inv_check_every(void)
 {
     struct sim_config cfg;
     struct sim *sim = test_inv_running(&cfg, 301);
-    sim->credits[sim_vc_index(sim, 0, sim->topo.first_local_port, 0)] -= 1;
+    sim->credits[sim_vc_index(sim, 0, topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], 0)] -= 1;
     sim->check_every = 7; /* 301 = 7 * 43 */
     test_inv_expect_broken(sim, (const char *[]){"credits", NULL});
     sim->check_every = 10;

@@ -64,10 +64,11 @@ static struct trace *trace_of(struct observer *ob, const struct sim *sim, uint32
 
 /* VC check: a global hop uses ladder entry ladder_pos-1; a local hop uses the VC of the last
  * local entry before its new position (its own entry, or the one OLM's reuse rule names). */
-static int hop_on_ladder(const struct sim *sim, const struct route_choice *ch, int last_pos)
+static int hop_on_ladder(const struct sim *sim, int router, const struct route_choice *ch,
+                         int last_pos)
 {
     const struct vc_ladder *l = &sim->ladder;
-    int cls = sim->port_class[ch->out_port];
+    int cls = sim_port_class(sim, router, ch->out_port);
     if (ch->ladder_pos < last_pos || ch->ladder_pos == 0 || ch->ladder_pos > l->length)
         return 0;
     if (cls == PORT_GLOBAL)
@@ -82,11 +83,7 @@ static int hop_on_ladder(const struct sim *sim, const struct route_choice *ch, i
 /* Whether one of router's own global links leads to group g. */
 static int router_links_group(const struct sim *sim, int router, int g)
 {
-    const struct topology *t = &sim->topo;
-    for (int port = t->first_global_port; port < t->radix; port++)
-        if (t->neighbour[router * t->radix + port] / t->a == g)
-            return 1;
-    return 0;
+    return topology_global_port_to_group(&sim->topo, router, g) >= 0;
 }
 
 /* CRG decided at the source (oblivious, piggyback): the intermediate is a random router of a
@@ -100,7 +97,7 @@ static void observe_ejection(struct observer *ob, const struct sim *sim, int rou
                              const struct packet *pk, struct trace *tr)
 {
     ob->packets++;
-    ob->errors_reach += router != (int)pk->dst / sim->topo.p;
+    ob->errors_reach += router != topology_router_of_node(&sim->topo, (int)pk->dst);
     ob->errors_hops += tr->hops > ob->v->max_hops;
     ob->errors_target += tr->target >= 0 && !tr->visited_target;
     ob->nonminimal_packets += tr->nonmin_global > 0;
@@ -114,31 +111,34 @@ static void observe_hop(void *ctx, const struct sim *sim, int router, int in_por
     const struct packet *pk = &sim->pool.packets[index];
     const struct topology *t = &sim->topo;
     struct trace *tr = trace_of(ob, sim, index);
-    int group = router / t->a, src_group = (int)pk->src / t->p / t->a;
-    if (sim->port_class[in_port] == PORT_NODE) {
+    int group = topology_group_of_router(t, router);
+    int src_group = topology_group_of_node(t, (int)pk->src);
+    int src_router = topology_router_of_node(t, (int)pk->src);
+    if (sim_port_class(sim, router, in_port) == PORT_NODE) {
         memset(tr, 0, sizeof *tr);
         tr->target = pk->flags & PACKET_NONMINIMAL ? pk->target : -1;
         tr->misroute_group = -1;
         tr->first_global_router = -1;
         tr->prev_class = -1;
         if (tr->target >= 0 && crg_at_source(ob->v)) {
-            int src_router = (int)pk->src / t->p;
-            ob->errors_crg_adjacent += !router_links_group(sim, src_router, tr->target / t->a);
+            ob->errors_crg_adjacent +=
+                !router_links_group(sim, src_router, topology_group_of_router(t, tr->target));
             /* Not the entry router: the path takes a local hop in the intermediate group. */
             ob->crg_beyond_entry += !router_links_group(sim, tr->target, src_group);
         }
     }
     if (router == tr->target)
         tr->visited_target = 1;
-    int cls = sim->port_class[ch->out_port];
+    int cls = sim_port_class(sim, router, ch->out_port);
     if (cls == PORT_NODE) {
         observe_ejection(ob, sim, router, pk, tr);
         return;
     }
     tr->hops++;
-    ob->errors_ladder += !hop_on_ladder(sim, ch, tr->last_pos);
+    ob->errors_ladder += !hop_on_ladder(sim, router, ch, tr->last_pos);
     tr->last_pos = ch->ladder_pos;
-    int minimal = ch->out_port == topology_min_port_to_router(t, router, (int)pk->dst / t->p);
+    int minimal =
+        ch->out_port == topology_min_port(t, router, topology_router_of_node(t, (int)pk->dst));
     if (cls == PORT_GLOBAL && tr->first_global_router < 0)
         tr->first_global_router = router;
     if (cls == PORT_GLOBAL && !minimal) {
@@ -146,7 +146,7 @@ static void observe_hop(void *ctx, const struct sim *sim, int router, int in_por
         ob->errors_global_outside_source += group != src_group;
         /* CRG (oblivious, PB): the nonminimal global hop leaves from the source router. */
         if (crg_at_source(ob->v))
-            ob->errors_crg_source += router != (int)pk->src / t->p;
+            ob->errors_crg_source += router != src_router;
         /* NRG: the misrouted global hop follows the nonminimal local hop to a neighbour;
          * CRG in transit: it leaves from where the decision was made. */
         if (strcmp(ob->v->mechanism, "in_transit") == 0) {
@@ -262,12 +262,13 @@ static void test_rrg_uniform(void)
     struct sim_config cfg;
     struct sim *sim = variant_sim(&cfg, &variants[4], "medium", "traffic.pattern=uniform",
                                   "traffic.load=0.1", 0, 10);
+    CU_ASSERT_EQUAL_FATAL(sim->routing_env.global_policy, POLICY_RRG);
     int G = sim->topo.groups, draws = 17000, count[64] = {0};
     int src_router = 5, src_group = 0, dst_group = 7;
     for (int i = 0; i < draws; i++) {
-        int r = misroute_intermediate(sim, POLICY_RRG, src_router, dst_group);
+        int r = misroute_intermediate(&sim->routing_env, src_router, dst_group);
         CU_ASSERT_FATAL(r >= 0 && r < sim->topo.routers);
-        count[r / sim->topo.a]++;
+        count[topology_group_of_router(&sim->topo, r)]++;
     }
     CU_ASSERT_EQUAL(count[src_group], 0);
     CU_ASSERT_EQUAL(count[dst_group], 0);
@@ -290,16 +291,20 @@ static void test_crg_uniform(void)
     struct sim *sim = variant_sim(&cfg, &variants[3], "medium", "traffic.pattern=uniform",
                                   "traffic.load=0.1", 0, 10);
     const struct topology *t = &sim->topo;
-    int a = t->a, draws = 12000, group_count[64] = {0}, index_count[64] = {0};
+    const struct router_kind *kind = topology_kind_of(t, 0);
+    int a = topology_group_routers(t, 0), draws = 12000, group_count[64] = {0},
+        index_count[64] = {0};
     int src_router = 5, src_group = 0;
+    CU_ASSERT_EQUAL_FATAL(sim->routing_env.global_policy, POLICY_CRG);
     /* A destination group linked to the source router: CRG must skip it, h-1 groups remain. */
-    int dst_group = t->neighbour[src_router * t->radix + t->first_global_port] / a;
+    int dst_group =
+        topology_group_of_router(t, topology_neighbour(t, src_router, kind->first[PORT_GLOBAL]));
     int linked = 0;
     for (int g = 0; g < t->groups; g++)
         linked += g != dst_group && router_links_group(sim, src_router, g);
-    CU_ASSERT_EQUAL_FATAL(linked, t->h - 1);
+    CU_ASSERT_EQUAL_FATAL(linked, kind->count[PORT_GLOBAL] - 1);
     for (int i = 0; i < draws; i++) {
-        int r = misroute_intermediate(sim, POLICY_CRG, src_router, dst_group);
+        int r = misroute_intermediate(&sim->routing_env, src_router, dst_group);
         CU_ASSERT_FATAL(r >= 0 && r < t->routers);
         CU_ASSERT(r / a != dst_group && r / a != src_group);
         CU_ASSERT(router_links_group(sim, src_router, r / a));
@@ -397,15 +402,16 @@ static void test_piggyback_flag_delay(void)
     struct sim_config cfg;
     struct sim *sim = variant_sim(&cfg, &variants[5], "medium", "traffic.pattern=uniform",
                                   "traffic.load=0", 0, 10);
-    int owner = 5, observer = 2, port = sim->topo.first_global_port + 1, L = cfg.links.local_latency;
+    int owner = 5, observer = 2, L = cfg.links.local_latency;
+    int port = topology_kind_of(&sim->topo, owner)->first[PORT_GLOBAL] + 1;
     int saturate_at = 30;
     for (int c = 0; c < 80; c++) {
         sim->cycle = (uint64_t)c;
         if (c == saturate_at) /* the downstream buffer of VC 0 fills up */
             sim->credits[sim_vc_index(sim, owner, port, 0)] = 0;
-        sim->routing->on_cycle(sim);
-        uint64_t own = piggyback_flags_seen(sim, owner, owner);
-        uint64_t seen = piggyback_flags_seen(sim, observer, owner);
+        sim->routing->on_cycle(&sim->routing_env, sim->cycle);
+        uint64_t own = piggyback_flags_seen(&sim->routing_env, owner, owner);
+        uint64_t seen = piggyback_flags_seen(&sim->routing_env, observer, owner);
         CU_ASSERT_EQUAL((own >> 1) & 1, c >= saturate_at);
         CU_ASSERT_EQUAL((seen >> 1) & 1, c >= saturate_at + L);
         CU_ASSERT_EQUAL(own & ~2ull, 0);
@@ -483,6 +489,83 @@ static void test_watchdog_fires(void)
     sim_destroy(sim);
 }
 
+/* ---- reuse of decisions: decided by what the mechanism read ---- */
+
+static long test_route_calls;
+
+static int test_route_static(struct route_ctx *ctx, const struct packet *pk,
+                             struct route_choice *out)
+{
+    test_route_calls++;
+    return routing_minimal_choice(ctx, pk, -1, out);
+}
+
+/* The same decisions, but it looks at the occupancy of its output first. */
+static int test_route_reading(struct route_ctx *ctx, const struct packet *pk,
+                              struct route_choice *out)
+{
+    test_route_calls++;
+    if (routing_minimal_choice(ctx, pk, -1, out))
+        return -1;
+    if (ctx->view.kind->port_class[out->out_port] != PORT_NODE)
+        (void)route_occupancy(ctx, out->out_port, out->vc);
+    return 0;
+}
+
+static void test_count_grant(void *ctx, const struct sim *sim, int router, int in_port,
+                             uint32_t packet, const struct route_choice *choice)
+{
+    (void)sim, (void)router, (void)in_port, (void)packet, (void)choice;
+    (*(long *)ctx)++;
+}
+
+/* Runs a congested small network with routing_min's ladder and the given route function;
+ * returns the route calls, and the grants plus the heads holding a decision at the end. */
+static long test_route_run(int (*route)(struct route_ctx *, const struct packet *,
+                                        struct route_choice *),
+                           long *decisions_used, uint64_t *delivered)
+{
+    struct routing_ops ops = routing_min;
+    ops.route = route;
+    ops.pure = false; /* no early routing: every call comes from the allocator */
+    struct sim_config cfg;
+    struct sim *sim = variant_sim(&cfg, &variants[0], "small", "traffic.pattern=adversarial",
+                                  "traffic.load=0.5", 0, 2000);
+    sim->routing = &ops;
+    long grants = 0;
+    sim->on_hop = test_count_grant;
+    sim->on_hop_ctx = &grants;
+    test_route_calls = 0;
+    CU_ASSERT_EQUAL(sim_run(sim, NULL, NULL), SIM_OK);
+    *delivered = sim->stats.total_delivered;
+    long waiting = 0;
+    for (int r = 0; r < sim->topo.routers; r++)
+        for (int port = 0; port < sim_layout_of(sim, r)->kind->radix; port++)
+            waiting += __builtin_popcount(sim_port(sim, r, port)->routed_vc_mask);
+    *decisions_used = grants + waiting;
+    sim_destroy(sim);
+    return test_route_calls;
+}
+
+/* A decision that read no network state stands while its packet heads the buffer: exactly one
+ * per grant, plus the heads still waiting with theirs. One that read an occupancy is asked
+ * again every cycle the packet requests (it may change), without the mechanism saying so.
+ * Both route the same way, so the runs deliver the same packets. */
+static void test_decision_reuse(void)
+{
+    uint64_t delivered_static, delivered_reading;
+    long used_static, used_reading;
+    long calls_static = test_route_run(test_route_static, &used_static, &delivered_static);
+    long calls_reading = test_route_run(test_route_reading, &used_reading, &delivered_reading);
+    printf("\n    MIN under ADV+1 0.5 (saturated), 2000 cycles: %ld decisions when nothing is read "
+           "(%ld grants and waiting heads), %ld when the occupancy is read\n",
+           calls_static, used_static, calls_reading);
+    CU_ASSERT_EQUAL(delivered_static, delivered_reading);
+    CU_ASSERT_EQUAL(calls_static, used_static);
+    /* Saturated: heads wait many cycles, and are asked every one of them. */
+    CU_ASSERT(calls_reading > 3 * calls_static);
+}
+
 /* The extra patterns: bit complement and a seeded permutation without fixed points. */
 static void test_patterns(void)
 {
@@ -527,5 +610,6 @@ int test_routing_register(void)
     CU_add_test(s, "no deadlock at offered 1.0, h=3", test_no_deadlock_medium);
     CU_add_test(s, "watchdog fires on a broken ladder", test_watchdog_fires);
     CU_add_test(s, "bit_complement and permutation", test_patterns);
+    CU_add_test(s, "decisions reused only when they read no network state", test_decision_reuse);
     return 0;
 }

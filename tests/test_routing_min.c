@@ -22,14 +22,17 @@ static struct sim *make_sim(const char *const *overrides, int n)
 static int walk(struct sim *sim, struct packet *pk)
 {
     const struct topology *t = &sim->topo;
-    int router = (int)pk->src / t->p, in_port = (int)pk->src % t->p, hops = 0, local = 0,
-        global = 0;
+    int router = topology_router_of_node(t, (int)pk->src);
+    int in_port = topology_node_port(t, (int)pk->src), hops = 0, local = 0, global = 0;
     for (;;) {
         struct route_choice ch;
-        CU_ASSERT_EQUAL_FATAL(sim->routing->route(sim, router, in_port, pk, &ch), 0);
-        enum port_class cls = topology_port_class(t, ch.out_port);
+        struct route_ctx ctx = {.env = &sim->routing_env, .in_port = in_port};
+        sim_router_view(sim, router, &ctx.view);
+        CU_ASSERT_EQUAL_FATAL(sim->routing->route(&ctx, pk, &ch), 0);
+        CU_ASSERT_FALSE(ctx.adaptive); /* MIN reads nothing that changes */
+        enum port_class cls = topology_port_class(t, router, ch.out_port);
         if (cls == PORT_NODE) {
-            CU_ASSERT_EQUAL(router * t->p + ch.out_port, (int)pk->dst);
+            CU_ASSERT_EQUAL(t->first_node[router] + ch.out_port, (int)pk->dst);
             break;
         }
         CU_ASSERT_FATAL(ch.ladder_pos > pk->ladder_pos);
@@ -38,9 +41,8 @@ static int walk(struct sim *sim, struct packet *pk)
         pk->ladder_pos = ch.ladder_pos;
         local += cls == PORT_LOCAL;
         global += cls == PORT_GLOBAL;
-        int idx = router * t->radix + ch.out_port;
-        router = t->neighbour[idx];
-        in_port = t->neighbour_port[idx];
+        in_port = topology_neighbour_port(t, router, ch.out_port);
+        router = topology_neighbour(t, router, ch.out_port);
         CU_ASSERT_FATAL(++hops <= 3);
     }
     CU_ASSERT(global <= 1 && local <= 2);
@@ -60,7 +62,8 @@ static void check_all_pairs(const char *h, const char *a, const char *p)
                                 .misroute_group = -1};
             int hops = walk(sim, &pk);
             int el, eg;
-            topology_min_hops(t, s / t->p, d / t->p, &el, &eg);
+            topology_min_hops(t, topology_router_of_node(t, s), topology_router_of_node(t, d), &el,
+                              &eg);
             CU_ASSERT_EQUAL(hops, el + eg);
         }
     sim_destroy(sim);
@@ -86,14 +89,15 @@ static void observe_hop(void *ctx, const struct sim *sim, int router, int in_por
     struct hop_log *log = ctx;
     const struct packet *pk = &sim->pool.packets[index];
     (void)in_port;
-    if (sim->port_class[ch->out_port] == PORT_NODE) {
-        log->packets_ejected += router == (int)pk->dst / sim->topo.p;
+    enum port_class cls = sim_port_class(sim, router, ch->out_port);
+    if (cls == PORT_NODE) {
+        log->packets_ejected += router == topology_router_of_node(&sim->topo, (int)pk->dst);
         return;
     }
     log->hops++;
     int e = ch->ladder_pos - 1;
-    if (e < 0 || sim->ladder.port_class[e] != sim->port_class[ch->out_port] ||
-        sim->ladder.vc[e] != ch->vc || ch->vc >= sim->port_vcs[ch->out_port])
+    if (e < 0 || sim->ladder.port_class[e] != cls || sim->ladder.vc[e] != ch->vc ||
+        ch->vc >= sim_layout_of(sim, router)->port_vcs[ch->out_port])
         log->bad_ladder++;
 }
 

@@ -84,7 +84,7 @@ static void test_invariant_check_detects(void)
     for (int i = 0; i < 300; i++)
         sim_step(sim);
     CU_ASSERT_EQUAL(sim_check_invariants(sim), 0);
-    int idx = sim_vc_index(sim, 0, sim->topo.first_local_port, 0);
+    int idx = sim_vc_index(sim, 0, topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], 0);
     sim->credits[idx] -= 1;
     CU_ASSERT_EQUAL(sim_check_invariants(sim), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(sim->message, "credits"));
@@ -108,7 +108,8 @@ static double expected_zero_load(const struct sim_config *cfg, const struct topo
             if (s == d)
                 continue;
             int local, global;
-            topology_min_hops(t, s / t->p, d / t->p, &local, &global);
+            topology_min_hops(t, topology_router_of_node(t, s), topology_router_of_node(t, d),
+                              &local, &global);
             sum += 2 * cfg->links.injection_latency + (local + global + 1) * cfg->router.latency +
                    local * cfg->links.local_latency + global * cfg->links.global_latency +
                    cfg->traffic.packet_size - 1;
@@ -259,7 +260,7 @@ static void test_output_head_never_waits_for_credits(void)
     test_config(&cfg, ov, (int)(sizeof ov / sizeof ov[0]));
     struct sim *sim = sim_create(&cfg, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    int port = topology_local_port(&sim->topo, 0, 1); /* router 0 -> router 1, VC l0 */
+    int port = topology_min_port(&sim->topo, 0, 1); /* router 0 -> router 1, VC l0 */
     int32_t *credits = &sim->credits[sim_vc_index(sim, 0, port, 0)];
     const struct port_state *ps = sim_port(sim, 0, port);
     for (int i = 0; i < 6; i++)

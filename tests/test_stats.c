@@ -193,14 +193,14 @@ static void fake_run_init(struct fake_run *run)
     struct sim *sim = run->sim;
     sim->cfg = &run->cfg;
     sim->packet_size = 8;
-    sim->topo = (struct topology){
-        .p = 2, .a = 4, .h = 2, .groups = 9, .routers = 36, .nodes = 72, .radix = 7};
+    test_dragonfly(&sim->topo, 2, 4, 2, ARRANGEMENT_PALMTREE); /* 9 groups, 36 routers */
     CU_ASSERT_EQUAL_FATAL(stats_init(&sim->stats, 36, 2000), 0);
 }
 
 static void fake_run_free(struct fake_run *run)
 {
     stats_free(&run->sim->stats);
+    topology_free(&run->sim->topo);
     free(run->sim);
 }
 

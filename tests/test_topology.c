@@ -1,17 +1,20 @@
-/* Topology: numbering, wiring symmetry, palmtree ownership and the minimal-route tables. */
+/* Topology: the generic layout (kinds, per-router port tables, node and group numbering),
+ * wiring symmetry, the dragonfly's palmtree ownership and the minimal-route oracle, checked
+ * against breadth-first search on the wiring. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_util.h"
 #include "topology.h"
 
 static const int shapes[][3] = {{2, 4, 2}, {1, 2, 1}, {3, 6, 3}, {6, 12, 6}, {2, 3, 5}};
+#define N_SHAPES (int)(sizeof shapes / sizeof shapes[0])
 
 static void build(struct topology *t, const int *s, enum topology_arrangement arr)
 {
-    char err[128];
-    CU_ASSERT_FATAL(topology_build(t, s[0], s[1], s[2], arr, err, sizeof err) == 0);
+    test_dragonfly(t, s[0], s[1], s[2], arr);
 }
 
 static void test_sizes(void)
@@ -22,36 +25,78 @@ static void test_sizes(void)
     CU_ASSERT_EQUAL(t.routers, 876);
     CU_ASSERT_EQUAL(t.nodes, 5256);
     CU_ASSERT_EQUAL(t.radix, 23);
+    CU_ASSERT_EQUAL(t.n_kinds, 1);
+    CU_ASSERT_STRING_EQUAL(t.shape, "p=6 a=12 h=6");
     topology_free(&t);
 }
 
-/* Every link's far end points back to the same router and port, local links stay in the
- * group, global links leave it, and every pair of groups is joined exactly once. */
+/* The generic arrays agree with each other: port classes contiguous in node, local, global
+ * order; port_base the running sum of radices; every node on a node port of its router;
+ * routers of a group consecutive. */
+static void test_layout(void)
+{
+    for (int s = 0; s < N_SHAPES; s++) {
+        struct topology t;
+        build(&t, shapes[s], ARRANGEMENT_PALMTREE);
+        for (int k = 0; k < t.n_kinds; k++) {
+            const struct router_kind *kind = &t.kinds[k];
+            int port = 0;
+            for (int c = 0; c < PORT_CLASSES; c++) {
+                CU_ASSERT_EQUAL(kind->first[c], port);
+                for (int i = 0; i < kind->count[c]; i++)
+                    CU_ASSERT_EQUAL(kind->port_class[port++], c);
+            }
+            CU_ASSERT_EQUAL(kind->radix, port);
+        }
+        CU_ASSERT_EQUAL(t.port_base[0], 0u);
+        for (int r = 0; r < t.routers; r++) {
+            const struct router_kind *kind = topology_kind_of(&t, r);
+            CU_ASSERT_EQUAL(t.port_base[r + 1], t.port_base[r] + (uint32_t)kind->radix);
+            for (int i = 0; i < kind->count[PORT_NODE]; i++) {
+                int n = t.first_node[r] + i;
+                CU_ASSERT_EQUAL(topology_router_of_node(&t, n), r);
+                CU_ASSERT_EQUAL(topology_node_port(&t, n), i);
+            }
+            int g = topology_group_of_router(&t, r);
+            CU_ASSERT(r >= t.group_first_router[g] && r < t.group_first_router[g + 1]);
+        }
+        CU_ASSERT_EQUAL(t.group_first_router[t.groups], t.routers);
+        topology_free(&t);
+    }
+}
+
+/* Every link's far end points back to the same router and port with the same class, local
+ * links stay in the group, global links leave it, and every pair of groups is joined exactly
+ * once. */
 static void check_symmetry(enum topology_arrangement arr)
 {
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    for (int s = 0; s < N_SHAPES; s++) {
         struct topology t;
         build(&t, shapes[s], arr);
         int G = t.groups;
-        int pairs[G * G];
-        for (int i = 0; i < G * G; i++)
-            pairs[i] = 0;
-        for (int r = 0; r < t.routers; r++)
-            for (int port = t.first_local_port; port < t.radix; port++) {
-                int far = t.neighbour[r * t.radix + port];
-                int far_port = t.neighbour_port[r * t.radix + port];
+        int *pairs = calloc((size_t)G * (size_t)G, sizeof *pairs);
+        for (int r = 0; r < t.routers; r++) {
+            const struct router_kind *kind = topology_kind_of(&t, r);
+            for (int port = kind->first[PORT_LOCAL]; port < kind->radix; port++) {
+                int far = topology_neighbour(&t, r, port);
+                int far_port = topology_neighbour_port(&t, r, port);
                 CU_ASSERT_FATAL(far >= 0 && far < t.routers);
-                CU_ASSERT_EQUAL(t.neighbour[far * t.radix + far_port], r);
-                CU_ASSERT_EQUAL(t.neighbour_port[far * t.radix + far_port], port);
-                CU_ASSERT_EQUAL(topology_port_class(&t, far_port), topology_port_class(&t, port));
-                int same_group = far / t.a == r / t.a;
-                CU_ASSERT_EQUAL(same_group, topology_port_class(&t, port) == PORT_LOCAL);
-                if (!same_group)
-                    pairs[(r / t.a) * G + far / t.a]++;
+                CU_ASSERT_EQUAL(topology_neighbour(&t, far, far_port), r);
+                CU_ASSERT_EQUAL(topology_neighbour_port(&t, far, far_port), port);
+                CU_ASSERT_EQUAL(topology_port_class(&t, far, far_port),
+                                topology_port_class(&t, r, port));
+                int g = topology_group_of_router(&t, r), fg = topology_group_of_router(&t, far);
+                CU_ASSERT_EQUAL(g == fg, topology_port_class(&t, r, port) == PORT_LOCAL);
+                if (g != fg)
+                    pairs[g * G + fg]++;
             }
+            for (int port = 0; port < kind->count[PORT_NODE]; port++)
+                CU_ASSERT_EQUAL(topology_neighbour(&t, r, port), -1);
+        }
         for (int g = 0; g < G; g++)
             for (int d = 0; d < G; d++)
                 CU_ASSERT_EQUAL(pairs[g * G + d], g == d ? 0 : 1);
+        free(pairs);
         topology_free(&t);
     }
 }
@@ -70,137 +115,181 @@ static void test_consecutive_symmetry(void)
  * spec's formula for global port k of router i holds literally. */
 static void test_palmtree_ownership(void)
 {
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    for (int s = 0; s < N_SHAPES; s++) {
         struct topology t;
         build(&t, shapes[s], ARRANGEMENT_PALMTREE);
+        int p = shapes[s][0], a = shapes[s][1], h = shapes[s][2];
         for (int g = 0; g < t.groups; g++) {
-            int rout = g * t.a + t.a - 1;
-            for (int off = 1; off <= t.h; off++) {
-                int d = (g + off) % t.groups;
-                CU_ASSERT_NOT_EQUAL(t.global_port_to_group[rout * t.groups + d], 0xff);
-                CU_ASSERT_EQUAL(t.gateway[g * t.groups + d], rout);
-            }
-            for (int i = 0; i < t.a; i++)
-                for (int k = 0; k < t.h; k++) {
-                    int far = t.neighbour[(g * t.a + i) * t.radix + t.first_global_port + k];
-                    int expected = ((g - (i * t.h + k + 1)) % t.groups + t.groups) % t.groups;
-                    CU_ASSERT_EQUAL(far / t.a, expected);
+            int rout = g * a + a - 1;
+            for (int off = 1; off <= h; off++)
+                CU_ASSERT(topology_global_port_to_group(&t, rout, (g + off) % t.groups) >= 0);
+            for (int i = 0; i < a; i++)
+                for (int k = 0; k < h; k++) {
+                    int far = topology_neighbour(&t, g * a + i, p + a - 1 + k);
+                    int expected = ((g - (i * h + k + 1)) % t.groups + t.groups) % t.groups;
+                    CU_ASSERT_EQUAL(topology_group_of_router(&t, far), expected);
                 }
         }
         topology_free(&t);
     }
 }
 
-/* Local port formula of SPEC section 2 and its inverse. */
+/* SPEC section 2's local port formula: router i reaches router j of its group through port
+ * p + j if j < i, else p + j - 1. */
 static void test_local_ports(void)
 {
     struct topology t;
     build(&t, shapes[2], ARRANGEMENT_PALMTREE);
-    for (int i = 0; i < t.a; i++)
-        for (int j = 0; j < t.a; j++) {
+    int p = shapes[2][0], a = shapes[2][1];
+    for (int i = 0; i < a; i++)
+        for (int j = 0; j < a; j++) {
             if (i == j)
                 continue;
-            int port = topology_local_port(&t, i, j);
-            CU_ASSERT_EQUAL(port, j < i ? t.p + j : t.p + j - 1);
-            CU_ASSERT_EQUAL(topology_local_target(&t, i, port), j);
+            int port = j < i ? p + j : p + j - 1;
+            CU_ASSERT_EQUAL(topology_neighbour(&t, i, port), j);
+            CU_ASSERT_EQUAL(topology_min_port(&t, i, j), port);
         }
     topology_free(&t);
 }
 
-/* Node/router/group numbering round-trips. */
-static void test_numbering(void)
+/* Breadth-first distances to router dst over paths that cross at most one global link (a
+ * dragonfly's minimal paths: l-g-l; a path through a third group may be shorter in hops but
+ * is not minimal). dist[r] is the distance from r with no global link taken yet,
+ * dist[routers + r] with one taken. Links are symmetric, so the search runs from dst. */
+static void bfs_one_global(const struct topology *t, int dst, int *dist, int *queue)
 {
-    struct topology t;
-    build(&t, shapes[0], ARRANGEMENT_PALMTREE);
-    for (int n = 0; n < t.nodes; n++) {
-        int r = topology_router_of_node(&t, n);
-        CU_ASSERT_EQUAL(r * t.p + n % t.p, n);
-        int g = topology_group_of_router(&t, r);
-        CU_ASSERT_EQUAL(g * t.a + r % t.a, r);
-        CU_ASSERT(g < t.groups);
+    int n = t->routers;
+    for (int i = 0; i < 2 * n; i++)
+        dist[i] = -1;
+    int head = 0, tail = 0;
+    /* From dst backwards: state (r, used) = r may still cross (1 - used) global links. */
+    dist[dst] = dist[n + dst] = 0;
+    queue[tail++] = dst;
+    queue[tail++] = n + dst;
+    while (head < tail) {
+        int state = queue[head++], r = state % n, used = state / n;
+        const struct router_kind *kind = topology_kind_of(t, r);
+        for (int port = kind->first[PORT_LOCAL]; port < kind->radix; port++) {
+            int global = kind->port_class[port] == PORT_GLOBAL;
+            if (global && used == 0)
+                continue; /* the state before this hop would have crossed two */
+            int prev = topology_neighbour(t, r, port) + (used - global) * n;
+            if (dist[prev] < 0) {
+                dist[prev] = dist[state] + 1;
+                queue[tail++] = prev;
+            }
+        }
     }
-    topology_free(&t);
 }
 
-/* Following min ports from any router reaches any other in at most l-g-l, and the hop count
- * agrees with topology_min_hops. */
-static void test_min_paths(void)
+/* The oracle against the wiring: from every router towards every other, min_port's path is
+ * as short as a path crossing at most one global link can be, every port of min_ports leads
+ * one hop closer (and min_port is one of them), and min_hops counts min_port's path by class
+ * (at most l-g-l on the dragonfly). */
+static void check_oracle(enum topology_arrangement arr)
 {
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    for (int s = 0; s < N_SHAPES; s++) {
         if (shapes[s][2] == 6)
             continue; /* the reference network: too many pairs for a unit test */
         struct topology t;
-        build(&t, shapes[s], ARRANGEMENT_PALMTREE);
-        for (int src = 0; src < t.routers; src++)
-            for (int dst = 0; dst < t.routers; dst++) {
-                int r = src, local = 0, global = 0, steps = 0;
-                while (r != dst && steps < 4) {
-                    int port = topology_min_port_to_router(&t, r, dst);
-                    if (topology_port_class(&t, port) == PORT_LOCAL)
+        build(&t, shapes[s], arr);
+        int n = t.routers;
+        int *dist = malloc(2 * (size_t)n * sizeof *dist);
+        int *queue = malloc(2 * (size_t)n * sizeof *queue);
+        for (int dst = 0; dst < n; dst++) {
+            bfs_one_global(&t, dst, dist, queue);
+            for (int src = 0; src < n; src++) {
+                if (src == dst) {
+                    CU_ASSERT_EQUAL(topology_min_port(&t, src, dst), -1);
+                    continue;
+                }
+                uint64_t ports = topology_min_ports(&t, src, dst);
+                CU_ASSERT((ports >> topology_min_port(&t, src, dst)) & 1);
+                for (uint64_t m = ports; m; m &= m - 1) {
+                    int port = __builtin_ctzll(m);
+                    int far = topology_neighbour(&t, src, port);
+                    int after = topology_port_class(&t, src, port) == PORT_GLOBAL ? n + far : far;
+                    CU_ASSERT_EQUAL(dist[after], dist[src] - 1);
+                }
+                int r = src, local = 0, global = 0;
+                while (r != dst && local + global <= dist[src]) {
+                    int port = topology_min_port(&t, r, dst);
+                    if (topology_port_class(&t, r, port) == PORT_LOCAL)
                         local++;
                     else
                         global++;
-                    r = t.neighbour[r * t.radix + port];
-                    steps++;
+                    r = topology_neighbour(&t, r, port);
                 }
                 CU_ASSERT_EQUAL_FATAL(r, dst);
+                CU_ASSERT_EQUAL(local + global, dist[src]);
                 CU_ASSERT(global <= 1 && local <= 2);
                 int el, eg;
                 topology_min_hops(&t, src, dst, &el, &eg);
                 CU_ASSERT_EQUAL(el, local);
                 CU_ASSERT_EQUAL(eg, global);
             }
+        }
+        free(dist);
+        free(queue);
         topology_free(&t);
     }
 }
 
-/* Palmtree's compact table (by group offset) agrees with the full one for every router and
- * group; consecutive wiring has no such symmetry and keeps the full table. */
-static void test_min_port_offset_table(void)
+static void test_oracle_palmtree(void)
+{
+    check_oracle(ARRANGEMENT_PALMTREE);
+}
+
+static void test_oracle_consecutive(void)
+{
+    check_oracle(ARRANGEMENT_CONSECUTIVE);
+}
+
+/* The walks along minimal paths: entry router of a group, first global hop. */
+static void test_path_queries(void)
 {
     struct topology t;
-    char err[128];
-    int shapes[][3] = {{2, 4, 2}, {3, 6, 3}, {6, 12, 6}};
-    for (int s = 0; s < 3; s++) {
-        CU_ASSERT_EQUAL_FATAL(topology_build(&t, shapes[s][0], shapes[s][1], shapes[s][2],
-                                             ARRANGEMENT_PALMTREE, err, sizeof err),
-                              0);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(t.min_port_offset);
-        int mismatches = 0;
-        for (int r = 0; r < t.routers; r++)
-            for (int d = 0; d < t.groups; d++)
-                if (d != r / t.a)
-                    mismatches += topology_min_port_to_router(&t, r, d * t.a + (r % t.a)) !=
-                                  t.min_port[r * t.groups + d];
-        CU_ASSERT_EQUAL(mismatches, 0);
-        topology_free(&t);
-    }
-    CU_ASSERT_EQUAL_FATAL(topology_build(&t, 2, 4, 2, ARRANGEMENT_CONSECUTIVE, err, sizeof err), 0);
-    CU_ASSERT_PTR_NULL(t.min_port_offset);
+    build(&t, shapes[2], ARRANGEMENT_PALMTREE);
+    for (int r = 0; r < t.routers; r++)
+        for (int g = 0; g < t.groups; g++) {
+            int entry = topology_entry_router(&t, r, g);
+            CU_ASSERT_EQUAL(topology_group_of_router(&t, entry), g);
+            if (g == topology_group_of_router(&t, r)) {
+                CU_ASSERT_EQUAL(entry, r);
+                continue;
+            }
+            int gw, port;
+            topology_min_global_hop(&t, r, entry, &gw, &port);
+            CU_ASSERT_EQUAL(topology_port_class(&t, gw, port), PORT_GLOBAL);
+            CU_ASSERT_EQUAL(topology_neighbour(&t, gw, port), entry);
+            CU_ASSERT_EQUAL(topology_global_port_to_group(&t, gw, g), port);
+        }
     topology_free(&t);
 }
 
+/* The kind's check refuses a radix above 64 with the formula. */
 static void test_radix_limit(void)
 {
-    struct topology t;
-    char err[128] = "";
-    CU_ASSERT_EQUAL(topology_build(&t, 30, 30, 10, ARRANGEMENT_PALMTREE, err, sizeof err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "radix"));
+    struct sim_config c;
+    char err[CONFIG_ERROR_LEN] = "";
+    const char *ov[] = {"topology.p=30", "topology.a=30", "topology.h=10"};
+    CU_ASSERT_EQUAL(config_load(NULL, ov, 3, &c, err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "radix p + a - 1 + h = 69 is too large"));
 }
 
 int test_topology_register(void)
 {
-    CU_pSuite s = CU_add_suite("topology", NULL, NULL);
-    if (!s)
-        return -1;
-    CU_add_test(s, "reference network sizes", test_sizes);
-    CU_add_test(s, "palmtree links symmetric, one per group pair", test_palmtree_symmetry);
-    CU_add_test(s, "consecutive links symmetric, one per group pair", test_consecutive_symmetry);
-    CU_add_test(s, "router a-1 owns links to g+1..g+h", test_palmtree_ownership);
-    CU_add_test(s, "local port formula round-trips", test_local_ports);
-    CU_add_test(s, "node/router/group numbering round-trips", test_numbering);
-    CU_add_test(s, "minimal paths reach every router in l-g-l", test_min_paths);
-    CU_add_test(s, "palmtree's offset table matches the full table", test_min_port_offset_table);
-    CU_add_test(s, "radix above 64 rejected", test_radix_limit);
-    return 0;
+    static const struct test_case cases[] = {
+        {"reference network sizes", test_sizes},
+        {"generic layout: kinds, port bases, nodes, groups", test_layout},
+        {"palmtree links symmetric, one per group pair", test_palmtree_symmetry},
+        {"consecutive links symmetric, one per group pair", test_consecutive_symmetry},
+        {"router a-1 owns links to g+1..g+h", test_palmtree_ownership},
+        {"local port formula", test_local_ports},
+        {"minimal-route oracle agrees with BFS over one global link (palmtree)", test_oracle_palmtree},
+        {"minimal-route oracle agrees with BFS over one global link (consecutive)", test_oracle_consecutive},
+        {"entry router and first global hop", test_path_queries},
+        {"radix above 64 rejected", test_radix_limit},
+    };
+    return test_add_suite("topology", NULL, NULL, cases, sizeof cases / sizeof cases[0]);
 }

@@ -1,6 +1,8 @@
 /* test_util: helpers shared by the suites: configs from overrides, running commands. */
 #include "test_util.h"
 
+#include "topology.h"
+
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,22 @@ void test_config(struct sim_config *cfg, const char *const *overrides, int n)
     if (!CU_get_current_test())
         abort(); /* outside a test there is no way to fail softly */
     CU_FAIL_FATAL("test_config: invalid overrides (message above)");
+}
+
+void test_dragonfly(struct topology *t, int p, int a, int h, int arrangement)
+{
+    char sp[32], sa[32], sh[32], err[256];
+    snprintf(sp, sizeof sp, "topology.p=%d", p);
+    snprintf(sa, sizeof sa, "topology.a=%d", a);
+    snprintf(sh, sizeof sh, "topology.h=%d", h);
+    const char *ov[] = {sp, sa, sh};
+    struct sim_config cfg;
+    test_config(&cfg, ov, 3);
+    cfg.topology.arrangement = arrangement;
+    if (topology_create(t, &cfg, err, sizeof err) != 0) {
+        fprintf(stderr, "\ntest_dragonfly: %s\n", err);
+        CU_FAIL_FATAL("test_dragonfly: the topology does not build");
+    }
 }
 
 static struct setting_ref test_setting(const char *full)

@@ -24,6 +24,11 @@ int test_sweep_register(void);
  * validated; aborts the test run on error. */
 void test_config(struct sim_config *cfg, const char *const *overrides, int n);
 
+struct topology;
+/* A canonical dragonfly (p, a, h) with an arrangement (enum topology_arrangement), built
+ * through the topology registry; aborts the test on error. */
+void test_dragonfly(struct topology *t, int p, int a, int h, int arrangement);
+
 /* A setting of cfg by its full name ("routing.pb_coef"): an integer (a choice's index), or a
  * choice's name; setting one by name or integer. Abort the test on an unknown name. */
 int test_setting_int(const struct sim_config *cfg, const char *full);

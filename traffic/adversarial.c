@@ -26,32 +26,52 @@ static const struct setting_table adversarial_settings = {
 
 static uint32_t node_in_group(const struct topology *t, int group, struct rng *rng)
 {
-    uint32_t per_group = (uint32_t)(t->a * t->p);
-    return (uint32_t)group * per_group + rng_below(rng, per_group);
+    return (uint32_t)topology_group_first_node(t, group) +
+           rng_below(rng, (uint32_t)topology_group_nodes(t, group));
 }
 
 static uint32_t adversarial_destination(struct sim *sim, uint32_t src, struct rng *rng)
 {
     const struct topology *t = &sim->topo;
-    int g = (int)src / (t->a * t->p);
+    int g = topology_group_of_node(t, (int)src);
     const struct adversarial_params *ap = sim->pattern_params;
     return node_in_group(t, (g + ap->offset) % t->groups, rng);
+}
+
+/* The global links of group g's last router (R_out), h on the dragonfly. */
+static int consecutive_span(const struct topology *t, int g)
+{
+    return topology_kind_of(t, t->group_first_router[g + 1] - 1)->count[PORT_GLOBAL];
 }
 
 static uint32_t adversarial_consecutive_destination(struct sim *sim, uint32_t src,
                                                     struct rng *rng)
 {
     const struct topology *t = &sim->topo;
-    int g = (int)src / (t->a * t->p);
-    int offset = 1 + (int)rng_below(rng, (uint32_t)t->h);
+    int g = topology_group_of_node(t, (int)src);
+    int offset = 1 + (int)rng_below(rng, (uint32_t)consecutive_span(t, g));
     return node_in_group(t, (g + offset) % t->groups, rng);
+}
+
+/* Global links from group g to group d. */
+static int links_between(const struct topology *t, int g, int d)
+{
+    int links = 0;
+    for (int r = t->group_first_router[g]; r < t->group_first_router[g + 1]; r++) {
+        const struct router_kind *k = topology_kind_of(t, r);
+        for (int i = 0; i < k->count[PORT_GLOBAL]; i++)
+            links += topology_group_of_router(
+                         t, topology_neighbour(t, r, k->first[PORT_GLOBAL] + i)) == d;
+    }
+    return links;
 }
 
 static int adversarial_minimal_bound(const struct topology *t, const void *params,
                                      struct bounds_throughput *out)
 {
-    (void)params;
-    *out = (struct bounds_throughput){1.0 / (t->a * t->p), "1/(a*p)",
+    const struct adversarial_params *ap = params;
+    int links = links_between(t, 0, ap->offset % t->groups);
+    *out = (struct bounds_throughput){(double)links / topology_group_nodes(t, 0), "1/(a*p)",
                                       "MIN under ADV+i: one global link per group pair"};
     return 0;
 }
@@ -60,7 +80,8 @@ static int adversarial_consecutive_minimal_bound(const struct topology *t, const
                                                  struct bounds_throughput *out)
 {
     (void)params;
-    *out = (struct bounds_throughput){(double)t->h / (t->a * t->p), "h/(a*p)",
+    *out = (struct bounds_throughput){(double)consecutive_span(t, 0) / topology_group_nodes(t, 0),
+                                      "h/(a*p)",
                                       "MIN under ADVc: the h global links of router a-1"};
     return 0;
 }

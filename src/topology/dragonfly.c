@@ -37,11 +37,33 @@ static const struct setting_table dragonfly_settings = {
     "topology", "dragonfly", dragonfly_rows, 1, sizeof(struct dragonfly_params),
     dragonfly_check};
 
-int topology_global_target_group(enum topology_arrangement arr, int a, int h, int groups, int g,
-                                 int i, int k)
+/* The dragonfly's own tables, behind topology.private. */
+struct dragonfly {
+    int p, a, h;
+    enum topology_arrangement arrangement;
+    /* min_port[r * groups + g]: first hop of the minimal path from router r towards group g
+     * (a local or global port; 0xff for r's own group). */
+    uint8_t *min_port;
+    /* Palmtree only (else NULL): min_port_offset[i * groups + (g - d) mod groups] is min_port
+     * for router index i of any group g towards group d. The wiring is the same seen from
+     * every group, so a * groups bytes (4 KiB for h=10) replace routers * groups (800 KiB):
+     * the table the routing reads per packet stays in the cache. */
+    uint8_t *min_port_offset;
+    /* gateway[g * groups + d]: the router of group g that owns the link to group d (-1 if
+     * d == g); gateway_port[...]: its port to d. */
+    int32_t *gateway;
+    uint8_t *gateway_port;
+};
+
+/* Local port of router index i (in group) leading to router index j of the same group. */
+static int dragonfly_local_port(int p, int i, int j)
 {
-    int link = i * h + k; /* 0 .. a*h-1 */
-    (void)a;
+    return p + (j < i ? j : j - 1);
+}
+
+/* Global link arrangement: group reached by global link i*h + k of group g. */
+static int dragonfly_link_target(enum topology_arrangement arr, int groups, int g, int link)
+{
     if (arr == ARRANGEMENT_PALMTREE)
         return ((g - (link + 1)) % groups + groups) % groups;
     /* consecutive (absolute): the links of a group go to the other groups in order. */
@@ -49,113 +71,124 @@ int topology_global_target_group(enum topology_arrangement arr, int a, int h, in
 }
 
 /* Global link index (i*h + k) of group g leading to group d, inverse of the above. */
-static int topology_global_link_index(enum topology_arrangement arr, int groups, int g, int d)
+static int dragonfly_link_index(enum topology_arrangement arr, int groups, int g, int d)
 {
     if (arr == ARRANGEMENT_PALMTREE)
         return ((g - d) % groups + groups) % groups - 1;
     return d < g ? d : d - 1;
 }
 
-static int topology_alloc(struct topology *t)
+static void dragonfly_wire(struct topology *t, const struct dragonfly *df)
 {
-    size_t ports = (size_t)t->routers * t->radix, pairs = (size_t)t->routers * t->groups;
-    t->neighbour = malloc(ports * sizeof *t->neighbour);
-    t->neighbour_port = malloc(ports);
-    t->global_port_to_group = malloc(pairs);
-    t->min_port = malloc(pairs);
-    t->gateway = malloc((size_t)t->groups * t->groups * sizeof *t->gateway);
-    return t->neighbour && t->neighbour_port && t->global_port_to_group && t->min_port && t->gateway
-               ? 0
-               : -1;
-}
-
-static void topology_wire(struct topology *t, enum topology_arrangement arr)
-{
-    int a = t->a, h = t->h, G = t->groups;
-    memset(t->global_port_to_group, 0xff, (size_t)t->routers * G);
+    int p = df->p, a = df->a, h = df->h, G = t->groups;
     for (int r = 0; r < t->routers; r++) {
         int g = r / a, i = r % a;
-        for (int port = 0; port < t->radix; port++) {
-            int idx = r * t->radix + port;
-            t->neighbour[idx] = -1;
-            t->neighbour_port[idx] = 0xff;
-            if (port >= t->first_local_port && port < t->first_global_port) {
-                int j = topology_local_target(t, i, port);
-                t->neighbour[idx] = g * a + j;
-                t->neighbour_port[idx] = (uint8_t)topology_local_port(t, j, i);
-            } else if (port >= t->first_global_port) {
-                int k = port - t->first_global_port;
-                int d = topology_global_target_group(arr, a, h, G, g, i, k);
-                int back = topology_global_link_index(arr, G, d, g);
-                t->neighbour[idx] = d * a + back / h;
-                t->neighbour_port[idx] = (uint8_t)(t->first_global_port + back % h);
-                t->global_port_to_group[r * G + d] = (uint8_t)port;
-            }
+        uint32_t base = t->port_base[r];
+        for (int j = 0; j < a; j++) {
+            if (j == i)
+                continue;
+            int port = dragonfly_local_port(p, i, j);
+            t->neighbour[base + (uint32_t)port] = g * a + j;
+            t->neighbour_port[base + (uint32_t)port] = (uint8_t)dragonfly_local_port(p, j, i);
+        }
+        for (int k = 0; k < h; k++) {
+            int d = dragonfly_link_target(df->arrangement, G, g, i * h + k);
+            int back = dragonfly_link_index(df->arrangement, G, d, g);
+            uint32_t port = (uint32_t)(p + a - 1 + k);
+            t->neighbour[base + port] = d * a + back / h;
+            t->neighbour_port[base + port] = (uint8_t)(p + a - 1 + back % h);
         }
     }
 }
 
-static int topology_route_tables(struct topology *t, enum topology_arrangement arr)
+static int dragonfly_route_tables(struct topology *t, struct dragonfly *df)
 {
-    int a = t->a, h = t->h, G = t->groups;
+    int p = df->p, a = df->a, h = df->h, G = t->groups;
+    size_t pairs = (size_t)t->routers * (size_t)G;
+    df->min_port = malloc(pairs);
+    df->gateway = malloc((size_t)G * (size_t)G * sizeof *df->gateway);
+    df->gateway_port = malloc((size_t)G * (size_t)G);
+    if (!df->min_port || !df->gateway || !df->gateway_port)
+        return -1;
     for (int g = 0; g < G; g++)
-        for (int d = 0; d < G; d++)
-            t->gateway[g * G + d] =
-                d == g ? -1 : g * a + topology_global_link_index(arr, G, g, d) / h;
+        for (int d = 0; d < G; d++) {
+            int link = d == g ? -1 : dragonfly_link_index(df->arrangement, G, g, d);
+            df->gateway[g * G + d] = link < 0 ? -1 : g * a + link / h;
+            df->gateway_port[g * G + d] = (uint8_t)(link < 0 ? 0xff : p + a - 1 + link % h);
+        }
     for (int r = 0; r < t->routers; r++) {
         int g = r / a;
         for (int d = 0; d < G; d++) {
-            int gw = t->gateway[g * G + d];
+            int gw = df->gateway[g * G + d];
             uint8_t port = 0xff;
             if (gw == r)
-                port = t->global_port_to_group[r * G + d];
+                port = df->gateway_port[g * G + d];
             else if (gw >= 0)
-                port = (uint8_t)topology_local_port(t, r % a, gw % a);
-            t->min_port[r * G + d] = port;
+                port = (uint8_t)dragonfly_local_port(p, r % a, gw % a);
+            df->min_port[(size_t)r * (size_t)G + (size_t)d] = port;
         }
     }
-    if (arr != ARRANGEMENT_PALMTREE)
+    if (df->arrangement != ARRANGEMENT_PALMTREE)
         return 0;
-    t->min_port_offset = malloc((size_t)a * (size_t)G);
-    if (!t->min_port_offset)
+    df->min_port_offset = malloc((size_t)a * (size_t)G);
+    if (!df->min_port_offset)
         return -1;
     /* Group 0's rows, by offset: group 0 - offset = d. */
     for (int i = 0; i < a; i++)
         for (int offset = 0; offset < G; offset++)
-            t->min_port_offset[i * G + offset] = t->min_port[i * G + (G - offset) % G];
+            df->min_port_offset[i * G + offset] = df->min_port[i * G + (G - offset) % G];
     return 0;
 }
 
-int topology_build(struct topology *t, int p, int a, int h, enum topology_arrangement arr,
-                   char *err, int err_len)
+static int dragonfly_min_port(const struct topology *t, int r, int target)
 {
-    memset(t, 0, sizeof *t);
-    t->p = p;
-    t->a = a;
-    t->h = h;
-    t->groups = a * h + 1;
-    t->routers = a * t->groups;
-    t->nodes = p * t->routers;
-    t->radix = p + a - 1 + h;
-    t->first_local_port = p;
-    t->first_global_port = p + a - 1;
-    snprintf(t->shape, sizeof t->shape, "p=%d a=%d h=%d", p, a, h);
-    if (t->radix > TOPOLOGY_MAX_RADIX) {
-        snprintf(err, (size_t)err_len, "router radix p+a-1+h = %d exceeds %d", t->radix,
-                 TOPOLOGY_MAX_RADIX);
-        return -1;
+    const struct dragonfly *df = t->private;
+    /* Table lookups rather than divisions by a: this runs for every hop of every packet. */
+    int g = t->router_group[r], tg = t->router_group[target];
+    int first = t->group_first_router[g];
+    if (g != tg) {
+        if (df->min_port_offset) {
+            int offset = g - tg < 0 ? g - tg + t->groups : g - tg;
+            return df->min_port_offset[(r - first) * t->groups + offset];
+        }
+        return df->min_port[(size_t)r * (size_t)t->groups + (size_t)tg];
     }
-    int failed = topology_alloc(t);
-    if (!failed) {
-        topology_wire(t, arr);
-        failed = topology_route_tables(t, arr);
+    return dragonfly_local_port(df->p, r - first, target - first);
+}
+
+/* One link per pair of groups and fully connected groups: the minimal path is unique. */
+static uint64_t dragonfly_min_ports(const struct topology *t, int r, int target)
+{
+    return 1ull << dragonfly_min_port(t, r, target);
+}
+
+static void dragonfly_min_hops(const struct topology *t, int r, int target, int *local,
+                               int *global)
+{
+    const struct dragonfly *df = t->private;
+    int g = r / df->a, tg = target / df->a;
+    if (g == tg) {
+        *local = 1;
+        *global = 0;
+        return;
     }
-    if (failed) {
-        topology_free(t);
-        snprintf(err, (size_t)err_len, "out of memory for the topology");
-        return -1;
-    }
-    return 0;
+    int out = df->gateway[g * t->groups + tg];
+    int in = topology_neighbour(t, out, df->gateway_port[g * t->groups + tg]);
+    *global = 1;
+    *local = (out != r) + (in != target);
+}
+
+static void dragonfly_destroy(struct topology *t)
+{
+    struct dragonfly *df = t->private;
+    if (!df)
+        return;
+    free(df->min_port);
+    free(df->min_port_offset);
+    free(df->gateway);
+    free(df->gateway_port);
+    free(df);
+    t->private = NULL;
 }
 
 static void dragonfly_dimensions(const struct sim_config *cfg, struct topology_dimensions *out)
@@ -170,8 +203,38 @@ static int dragonfly_build(struct topology *t, const struct sim_config *cfg, cha
                            int err_len)
 {
     const struct dragonfly_params *dp = settings_params(cfg, &dragonfly_settings);
-    return topology_build(t, cfg->topology.p, dp->a, cfg->topology.h,
-                          (enum topology_arrangement)cfg->topology.arrangement, err, err_len);
+    struct dragonfly *df = calloc(1, sizeof *df);
+    if (!df) {
+        snprintf(err, (size_t)err_len, "out of memory for the topology");
+        return -1;
+    }
+    t->private = df;
+    df->p = cfg->topology.p;
+    df->a = dp->a;
+    df->h = cfg->topology.h;
+    df->arrangement = (enum topology_arrangement)cfg->topology.arrangement;
+    t->groups = df->a * df->h + 1;
+    t->routers = df->a * t->groups;
+    t->nodes = df->p * t->routers;
+    snprintf(t->shape, sizeof t->shape, "p=%d a=%d h=%d", df->p, df->a, df->h);
+    if (df->p + df->a - 1 + df->h > TOPOLOGY_MAX_RADIX) {
+        snprintf(err, (size_t)err_len, "router radix p+a-1+h = %d exceeds %d",
+                 df->p + df->a - 1 + df->h, TOPOLOGY_MAX_RADIX);
+        return -1;
+    }
+    t->n_kinds = 1;
+    topology_kind_init(&t->kinds[0], df->p, df->a - 1, df->h);
+    if (topology_alloc_routers(t) == 0) {
+        for (int g = 0; g <= t->groups; g++)
+            t->group_first_router[g] = g * df->a;
+        if (topology_layout(t) == 0) {
+            dragonfly_wire(t, df);
+            if (dragonfly_route_tables(t, df) == 0)
+                return 0;
+        }
+    }
+    snprintf(err, (size_t)err_len, "out of memory for the topology");
+    return -1;
 }
 
 const struct topology_ops topology_dragonfly = {
@@ -181,35 +244,8 @@ const struct topology_ops topology_dragonfly = {
     .settings = &dragonfly_settings,
     .dimensions = dragonfly_dimensions,
     .build = dragonfly_build,
+    .destroy = dragonfly_destroy,
+    .min_port = dragonfly_min_port,
+    .min_ports = dragonfly_min_ports,
+    .min_hops = dragonfly_min_hops,
 };
-
-void topology_free(struct topology *t)
-{
-    free(t->neighbour);
-    free(t->neighbour_port);
-    free(t->global_port_to_group);
-    free(t->min_port);
-    free(t->min_port_offset);
-    free(t->gateway);
-    t->neighbour = NULL;
-    t->neighbour_port = NULL;
-    t->global_port_to_group = NULL;
-    t->min_port = NULL;
-    t->min_port_offset = NULL;
-    t->gateway = NULL;
-}
-
-void topology_min_hops(const struct topology *t, int r, int target, int *local, int *global)
-{
-    int g = r / t->a, tg = target / t->a;
-    *local = 0;
-    *global = 0;
-    if (g == tg) {
-        *local = r != target;
-        return;
-    }
-    int out = t->gateway[g * t->groups + tg];
-    int in = t->neighbour[out * t->radix + t->global_port_to_group[out * t->groups + tg]];
-    *global = 1;
-    *local = (out != r) + (in != target);
-}

@@ -1,8 +1,12 @@
-/* topology: the registry of topology kinds and the settings they share. */
+/* topology: the registry of topology kinds, the settings they share, and the generic part of
+ * a network (per-router and per-port arrays, queries that follow minimal paths). */
 #include "topology.h"
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "config.h"
 #include "registry.h"
@@ -44,5 +48,117 @@ void topology_dimensions(const struct sim_config *cfg, struct topology_dimension
 
 int topology_create(struct topology *t, const struct sim_config *cfg, char *err, int err_len)
 {
-    return topology_registry[cfg->topology.kind]->build(t, cfg, err, err_len);
+    memset(t, 0, sizeof *t);
+    t->ops = topology_of(cfg);
+    if (t->ops->build(t, cfg, err, err_len) == 0)
+        return 0;
+    topology_free(t);
+    return -1;
+}
+
+void topology_free(struct topology *t)
+{
+    if (t->ops && t->ops->destroy)
+        t->ops->destroy(t);
+    free(t->router_kind);
+    free(t->router_group);
+    free(t->first_node);
+    free(t->port_base);
+    free(t->group_first_router);
+    free(t->neighbour);
+    free(t->neighbour_port);
+    free(t->node_router);
+    memset(t, 0, sizeof *t);
+}
+
+void topology_kind_init(struct router_kind *k, int node_ports, int local_ports, int global_ports)
+{
+    memset(k, 0, sizeof *k);
+    const int counts[PORT_CLASSES] = {node_ports, local_ports, global_ports};
+    for (int c = 0; c < PORT_CLASSES; c++) {
+        k->first[c] = k->radix;
+        k->count[c] = counts[c];
+        for (int i = 0; i < counts[c]; i++)
+            k->port_class[k->radix++] = (uint8_t)c;
+    }
+}
+
+int topology_alloc_routers(struct topology *t)
+{
+    t->router_kind = calloc((size_t)t->routers, sizeof *t->router_kind);
+    t->group_first_router = calloc((size_t)t->groups + 1, sizeof *t->group_first_router);
+    return t->router_kind && t->group_first_router ? 0 : -1;
+}
+
+int topology_layout(struct topology *t)
+{
+    size_t routers = (size_t)t->routers;
+    t->router_group = malloc(routers * sizeof *t->router_group);
+    t->first_node = malloc(routers * sizeof *t->first_node);
+    t->port_base = malloc((routers + 1) * sizeof *t->port_base);
+    t->node_router = malloc((size_t)t->nodes * sizeof *t->node_router);
+    if (!t->router_group || !t->first_node || !t->port_base || !t->node_router)
+        return -1;
+    for (int g = 0; g < t->groups; g++)
+        for (int r = t->group_first_router[g]; r < t->group_first_router[g + 1]; r++)
+            t->router_group[r] = g;
+    uint32_t ports = 0;
+    int node = 0;
+    t->radix = 0;
+    for (int r = 0; r < t->routers; r++) {
+        const struct router_kind *k = topology_kind_of(t, r);
+        t->port_base[r] = ports;
+        ports += (uint32_t)k->radix;
+        t->first_node[r] = node;
+        for (int i = 0; i < k->count[PORT_NODE]; i++)
+            t->node_router[node++] = r;
+        if (k->radix > t->radix)
+            t->radix = k->radix;
+    }
+    t->port_base[t->routers] = ports;
+    if (node != t->nodes)
+        return -1;
+    t->neighbour = malloc(ports * sizeof *t->neighbour);
+    t->neighbour_port = malloc(ports);
+    if (!t->neighbour || !t->neighbour_port)
+        return -1;
+    for (uint32_t i = 0; i < ports; i++) {
+        t->neighbour[i] = -1;
+        t->neighbour_port[i] = 0xff;
+    }
+    return 0;
+}
+
+/* ---- queries along minimal paths ---- */
+
+int topology_global_port_to_group(const struct topology *t, int r, int g)
+{
+    const struct router_kind *k = topology_kind_of(t, r);
+    for (int port = k->first[PORT_GLOBAL]; port < k->first[PORT_GLOBAL] + k->count[PORT_GLOBAL];
+         port++)
+        if (topology_group_of_router(t, topology_neighbour(t, r, port)) == g)
+            return port;
+    return -1;
+}
+
+void topology_min_global_hop(const struct topology *t, int r, int target, int *router, int *port)
+{
+    int p = topology_min_port(t, r, target);
+    while (topology_port_class(t, r, p) != PORT_GLOBAL) {
+        r = topology_neighbour(t, r, p);
+        p = topology_min_port(t, r, target);
+    }
+    *router = r;
+    *port = p;
+}
+
+int topology_entry_router(const struct topology *t, int r, int g)
+{
+    /* Follow the minimal path towards the group's first router until it enters the group. */
+    int target = t->group_first_router[g];
+    while (topology_group_of_router(t, r) != g) {
+        int port = topology_min_port(t, r, target);
+        r = topology_neighbour(t, r, port);
+    }
+    return r;
 }
