@@ -24,6 +24,7 @@ static const struct {
     {"fuzz", test_fuzz_register},
     {"robustness", test_robustness_register},
     {"sweep", test_sweep_register},
+    {"placement", test_placement_register},
 };
 
 int main(int argc, char **argv)
