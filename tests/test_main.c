@@ -25,6 +25,7 @@ static const struct {
     {"robustness", test_robustness_register},
     {"sweep", test_sweep_register},
     {"placement", test_placement_register},
+    {"job_traffic", test_job_traffic_register},
 };
 
 int main(int argc, char **argv)
