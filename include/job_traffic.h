@@ -26,7 +26,7 @@ struct rank_pattern;
 struct rank_pattern_ops {
     const char *name;        /* as written in configs */
     const char *summary;     /* one line for the README */
-    const char *const *keys; /* the job keys it reads besides pattern, NULL-terminated */
+    const char *const *keys; /* job keys it reads besides pattern (NULL: none) */
     /* Optional: checks the params against the job and builds tables (pat->state), drawing any
      * randomness from rng. Returns 0, or -1 with err filled. */
     int (*init)(struct rank_pattern *pat, struct rng *rng, char *err, size_t err_len);
@@ -94,7 +94,7 @@ struct injection_process;
 struct injection_ops {
     const char *name;        /* as written in configs */
     const char *summary;     /* one line for the README */
-    const char *const *keys; /* the job keys it reads besides process and load, NULL-terminated */
+    const char *const *keys; /* besides process and load (NULL: none) */
     /* Checks the params, precomputes, draws the per-rank phases from rng. 0 or -1 (err). */
     int (*init)(struct injection_process *ip, struct rng *rng, char *err, size_t err_len);
     /* Whether rank creates a message in this cycle: O(1), at most one draw from rng. */

@@ -36,7 +36,8 @@ struct placement_params {
 struct placement_ops {
     const char *name;    /* as written in configs */
     const char *summary; /* one line for the README */
-    /* The job keys it reads besides `nodes`, NULL-terminated (the config rejects the others). */
+    /* The job keys it reads besides `nodes`, NULL-terminated; NULL: none (the config rejects
+     * the others). */
     const char *const *keys;
     /* Fills rank_node[0 .. p->nodes - 1] with distinct nodes not in `taken` (the caller has
      * checked that p->nodes free nodes exist). Returns 0, or -1 with err filled. */
