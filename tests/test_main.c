@@ -26,6 +26,7 @@ static const struct {
     {"sweep", test_sweep_register},
     {"placement", test_placement_register},
     {"job_traffic", test_job_traffic_register},
+    {"motif", test_motif_register},
 };
 
 int main(int argc, char **argv)
