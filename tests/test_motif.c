@@ -646,6 +646,9 @@ static void test_describe_waiting(void)
     int waiting = motif_run_describe_waiting(m, text, sizeof text);
     CU_ASSERT(waiting >= 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "rank 2 (iteration 0, step 0): from rank 1 (0 of 1)"));
+    uint32_t iteration, step; /* alltoall of 4: 3 steps per iteration */
+    motif_run_tag_decode(m, 7, &iteration, &step);
+    CU_ASSERT(iteration == 2 && step == 1);
     char small[60];
     CU_ASSERT_EQUAL(motif_run_describe_waiting(m, small, sizeof small), waiting);
     CU_ASSERT(strlen(small) < sizeof small);
