@@ -24,6 +24,9 @@ static const struct {
     {"fuzz", test_fuzz_register},
     {"robustness", test_robustness_register},
     {"sweep", test_sweep_register},
+    {"placement", test_placement_register},
+    {"job_traffic", test_job_traffic_register},
+    {"motif", test_motif_register},
 };
 
 int main(int argc, char **argv)

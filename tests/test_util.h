@@ -19,6 +19,9 @@ int test_invariants_register(void);
 int test_fuzz_register(void);
 int test_robustness_register(void);
 int test_sweep_register(void);
+int test_placement_register(void);
+int test_job_traffic_register(void);
+int test_motif_register(void);
 
 /* A config with defaults and the given overrides ("topology.h=2", ...) applied in order,
  * validated; aborts the test run on error. */

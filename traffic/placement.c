@@ -1,0 +1,345 @@
+/* placement: the registry, the checks every placement shares, and the placements that take
+ * nodes in order or at random (contiguous, random_nodes, random_routers, random_groups,
+ * groups). The allocation file lives in placement_file.c. */
+#include "placement.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry.h"
+
+const struct placement_ops *const placement_registry[] = {
+    &placement_contiguous,
+    &placement_random_nodes,
+    &placement_random_routers,
+    &placement_random_groups,
+    &placement_groups,
+    &placement_file,
+    NULL,
+};
+
+REGISTRY_DEFINE(placement, struct placement_ops, placement_registry)
+
+static int placement_free_nodes(const struct placement_machine *m, const bool *taken)
+{
+    int free_nodes = 0;
+    for (int n = 0; n < m->nodes; n++)
+        free_nodes += !taken[n];
+    return free_nodes;
+}
+
+int placement_place(const struct placement_ops *ops, const struct placement_machine *m,
+                    const struct placement_params *p, bool *taken, struct rng *rng,
+                    int32_t *rank_node, char *err, size_t err_len)
+{
+    if (p->nodes < 1) {
+        snprintf(err, err_len, "job '%s': nodes is %d (expected at least 1)", p->job, p->nodes);
+        return -1;
+    }
+    int free_nodes = placement_free_nodes(m, taken);
+    if (p->nodes > free_nodes) {
+        snprintf(err, err_len, "job '%s': needs %d nodes but only %d of the machine's %d are free",
+                 p->job, p->nodes, free_nodes, m->nodes);
+        return -1;
+    }
+    if (ops->place(m, p, taken, rng, rank_node, err, err_len) != 0)
+        return -1;
+    for (int i = 0; i < p->nodes; i++) {
+        /* A placement that breaks these is a bug, not bad input. */
+        assert(rank_node[i] >= 0 && rank_node[i] < m->nodes);
+        assert(!taken[rank_node[i]]);
+        taken[rank_node[i]] = true;
+    }
+    return 0;
+}
+
+int placement_end(const int32_t *rank_node, int nodes)
+{
+    int end = 0;
+    for (int i = 0; i < nodes; i++)
+        if (rank_node[i] + 1 > end)
+            end = rank_node[i] + 1;
+    return end;
+}
+
+/* ---- contiguous ------------------------------------------------------------------------- */
+
+/* The lowest-numbered free nodes at or after first_node, in node order. Nodes of earlier jobs
+ * inside that stretch are skipped (as a batch scheduler's "next free nodes" would); the search
+ * does not wrap around to node 0. */
+static int contiguous_place(const struct placement_machine *m, const struct placement_params *p,
+                            const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
+                            size_t err_len)
+{
+    (void)rng;
+    if (p->first_node < 0 || p->first_node >= m->nodes) {
+        snprintf(err, err_len, "job '%s': first_node %d is not a node (expected 0..%d)", p->job,
+                 p->first_node, m->nodes - 1);
+        return -1;
+    }
+    int filled = 0;
+    for (int n = p->first_node; n < m->nodes && filled < p->nodes; n++)
+        if (!taken[n])
+            rank_node[filled++] = n;
+    if (filled < p->nodes) {
+        snprintf(err, err_len,
+                 "job '%s': needs %d contiguous nodes from node %d on but only %d are free there "
+                 "(expected a smaller job or an earlier first_node; contiguous does not wrap)",
+                 p->job, p->nodes, p->first_node, filled);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *const contiguous_keys[] = {"first_node", NULL};
+
+const struct placement_ops placement_contiguous = {
+    .name = "contiguous",
+    .summary = "the next free nodes from first_node on, in node order",
+    .keys = contiguous_keys,
+    .place = contiguous_place,
+};
+
+/* ---- random_nodes ----------------------------------------------------------------------- */
+
+/* The first k draws of a Fisher-Yates shuffle of list[0 .. count - 1], in place: list[0 .. k-1]
+ * is a uniform random sample in random order. */
+static void placement_shuffle_prefix(int32_t *list, int count, int k, struct rng *rng)
+{
+    for (int i = 0; i < k; i++) {
+        int j = i + (int)rng_below(rng, (uint32_t)(count - i));
+        int32_t tmp = list[i];
+        list[i] = list[j];
+        list[j] = tmp;
+    }
+}
+
+/* Free nodes drawn uniformly; ranks follow the draw order, so the rank-to-node map is random
+ * too (not sorted by node id). */
+static int random_nodes_place(const struct placement_machine *m, const struct placement_params *p,
+                              const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
+                              size_t err_len)
+{
+    int32_t *free_list = malloc((size_t)m->nodes * sizeof *free_list);
+    if (!free_list) {
+        snprintf(err, err_len, "job '%s': out of memory placing %d nodes", p->job, p->nodes);
+        return -1;
+    }
+    int count = 0;
+    for (int n = 0; n < m->nodes; n++)
+        if (!taken[n])
+            free_list[count++] = n;
+    placement_shuffle_prefix(free_list, count, p->nodes, rng);
+    for (int i = 0; i < p->nodes; i++)
+        rank_node[i] = free_list[i];
+    free(free_list);
+    return 0;
+}
+
+const struct placement_ops placement_random_nodes = {
+    .name = "random_nodes",
+    .summary = "free nodes drawn at random; ranks in draw order",
+    .place = random_nodes_place,
+};
+
+/* ---- random_routers, random_groups ------------------------------------------------------ */
+
+/* A unit of whole-unit placements: a router or a group. */
+struct placement_units {
+    const struct placement_machine *m;
+    bool groups;
+};
+
+static int placement_unit_count(const struct placement_units *u)
+{
+    return u->groups ? u->m->groups : u->m->routers;
+}
+
+/* The routers [*first, *end) of a unit. */
+static void placement_unit_routers(const struct placement_units *u, int unit, int *first, int *end)
+{
+    *first = u->groups ? u->m->group_first_router[unit] : unit;
+    *end = u->groups ? u->m->group_first_router[unit + 1] : unit + 1;
+}
+
+/* How many nodes the unit has, or -1 when one of them is taken. */
+static int placement_unit_free_size(const struct placement_units *u, int unit, const bool *taken)
+{
+    int first, end, size = 0;
+    placement_unit_routers(u, unit, &first, &end);
+    for (int r = first; r < end; r++)
+        for (int k = 0; k < u->m->router_nodes[r]; k++) {
+            if (taken[u->m->router_first_node[r] + k])
+                return -1;
+            size++;
+        }
+    return size;
+}
+
+/* Appends the unit's nodes in node order until `need` ranks are filled. */
+static void placement_unit_append(const struct placement_units *u, int unit, int32_t *rank_node,
+                                  int *filled, int need)
+{
+    int first, end;
+    placement_unit_routers(u, unit, &first, &end);
+    for (int r = first; r < end; r++)
+        for (int k = 0; k < u->m->router_nodes[r] && *filled < need; k++)
+            rank_node[(*filled)++] = u->m->router_first_node[r] + k;
+}
+
+/* Units whose every node is free (and which have nodes), drawn at random; each drawn unit gives
+ * all its nodes in node order, and the last one only the first nodes the job still needs (the
+ * rest of it stays free for later jobs). */
+static int placement_random_units(const struct placement_units *u, const struct placement_params *p,
+                                  const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
+                                  size_t err_len)
+{
+    const char *what = u->groups ? "groups" : "routers";
+    int units = placement_unit_count(u);
+    int32_t *eligible = malloc((size_t)units * sizeof *eligible);
+    if (!eligible) {
+        snprintf(err, err_len, "job '%s': out of memory placing %d nodes", p->job, p->nodes);
+        return -1;
+    }
+    int count = 0;
+    long capacity = 0;
+    for (int unit = 0; unit < units; unit++) {
+        int size = placement_unit_free_size(u, unit, taken);
+        if (size > 0) {
+            eligible[count++] = unit;
+            capacity += size;
+        }
+    }
+    if (capacity < p->nodes) {
+        snprintf(err, err_len,
+                 "job '%s': needs %d nodes on whole free %s but the %d entirely free %s hold "
+                 "only %ld nodes",
+                 p->job, p->nodes, what, count, what, capacity);
+        free(eligible);
+        return -1;
+    }
+    int filled = 0;
+    for (int i = 0; filled < p->nodes; i++) {
+        placement_shuffle_prefix(eligible + i, count - i, 1, rng);
+        placement_unit_append(u, eligible[i], rank_node, &filled, p->nodes);
+    }
+    free(eligible);
+    return 0;
+}
+
+static int random_routers_place(const struct placement_machine *m, const struct placement_params *p,
+                                const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
+                                size_t err_len)
+{
+    struct placement_units u = {m, false};
+    return placement_random_units(&u, p, taken, rng, rank_node, err, err_len);
+}
+
+static int random_groups_place(const struct placement_machine *m, const struct placement_params *p,
+                               const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
+                               size_t err_len)
+{
+    struct placement_units u = {m, true};
+    return placement_random_units(&u, p, taken, rng, rank_node, err, err_len);
+}
+
+const struct placement_ops placement_random_routers = {
+    .name = "random_routers",
+    .summary = "whole free routers drawn at random (the last one partly if needed)",
+    .place = random_routers_place,
+};
+
+const struct placement_ops placement_random_groups = {
+    .name = "random_groups",
+    .summary = "whole free groups drawn at random (the last one partly if needed)",
+    .place = random_groups_place,
+};
+
+/* ---- groups ----------------------------------------------------------------------------- */
+
+/* "[0, 1, 2]", shortened to "[0, 1, ...]" when it does not fit in len (>= 8) bytes. */
+static void placement_format_groups(const struct placement_params *p, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[used++] = '[';
+    for (int i = 0; i < p->group_count; i++) {
+        char item[16];
+        int n = snprintf(item, sizeof item, "%s%d", i ? ", " : "", p->groups[i]);
+        if (used + (size_t)n + sizeof ", ...]" > len) {
+            snprintf(buf + used, len - used, "%s...]", i ? ", " : "");
+            return;
+        }
+        memcpy(buf + used, item, (size_t)n);
+        used += (size_t)n;
+    }
+    snprintf(buf + used, len - used, "]");
+}
+
+/* Every listed group exists, once, and none of its nodes belongs to an earlier job. */
+static int groups_check_list(const struct placement_machine *m, const struct placement_params *p,
+                             const bool *taken, char *err, size_t err_len)
+{
+    if (p->group_count < 1) {
+        snprintf(err, err_len, "job '%s': placement groups needs a non-empty list groups", p->job);
+        return -1;
+    }
+    struct placement_units u = {m, true};
+    for (int i = 0; i < p->group_count; i++) {
+        int g = p->groups[i];
+        if (g < 0 || g >= m->groups) {
+            snprintf(err, err_len, "job '%s': group %d does not exist (expected 0..%d)", p->job, g,
+                     m->groups - 1);
+            return -1;
+        }
+        for (int j = 0; j < i; j++)
+            if (p->groups[j] == g) {
+                snprintf(err, err_len, "job '%s': group %d is listed twice", p->job, g);
+                return -1;
+            }
+        if (placement_unit_free_size(&u, g, taken) < 0) {
+            snprintf(err, err_len, "job '%s': group %d holds nodes of an earlier job", p->job, g);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Every node of the listed groups, in list order and node order within a group: the job's
+ * `nodes` must be exactly their number, so a typo in either is an error, not a silently
+ * partial or overfull group. */
+static int groups_place(const struct placement_machine *m, const struct placement_params *p,
+                        const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
+                        size_t err_len)
+{
+    (void)rng;
+    if (groups_check_list(m, p, taken, err, err_len) != 0)
+        return -1;
+    struct placement_units u = {m, true};
+    long total = 0;
+    for (int i = 0; i < p->group_count; i++)
+        total += placement_unit_free_size(&u, p->groups[i], taken);
+    if (total != p->nodes) {
+        char list[96];
+        placement_format_groups(p, list, sizeof list);
+        snprintf(err, err_len,
+                 "job '%s': groups %s hold %ld nodes, not the job's %d (expected nodes equal to "
+                 "every node of the listed groups)",
+                 p->job, list, total, p->nodes);
+        return -1;
+    }
+    int filled = 0;
+    for (int i = 0; i < p->group_count; i++)
+        placement_unit_append(&u, p->groups[i], rank_node, &filled, p->nodes);
+    return 0;
+}
+
+static const char *const groups_keys[] = {"groups", NULL};
+
+const struct placement_ops placement_groups = {
+    .name = "groups",
+    .summary = "every node of the listed groups, in list order",
+    .keys = groups_keys,
+    .place = groups_place,
+};
