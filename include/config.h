@@ -29,6 +29,7 @@ struct sim_config {
     } topology;
     struct config_links {
         int local_latency, global_latency, injection_latency;
+        double bandwidth_node, bandwidth_local, bandwidth_global; /* phits per cycle */
     } links;
     struct config_buffers {
         int local, global, injection, output; /* phits per VC (injection: per injection queue) */

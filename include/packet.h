@@ -32,7 +32,9 @@ struct packet {
     uint32_t src, dst;      /* nodes */
     uint32_t gen_cycle;     /* birth: latency and age count from here */
     uint32_t ready_cycle;   /* earliest cycle of the next step (allocation or link send) */
-    uint32_t tail_cycle;    /* cycle the tail reaches the current input buffer */
+    /* The tail's cycle at the packet's place: its arrival in the input buffer; once granted,
+     * the end of its crossbar transfer; on a link, its arrival downstream. */
+    uint32_t tail_cycle;
     uint32_t mark_cycle;    /* start of the current latency-breakdown segment */
     int32_t target;         /* intermediate router of a nonminimal path, -1 if none */
     int32_t misroute_group; /* group of the last local misroute, -1 if none */

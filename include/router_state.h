@@ -55,6 +55,9 @@ struct port_state {
     uint16_t routed_vc_mask;    /* VCs whose head's decision is in sim->route_cache */
     uint8_t input_pointer;      /* round-robin pointer of the input arbiter (VC) */
     uint8_t output_pointer;     /* round-robin pointer of the output arbiter (input port) */
+    /* The link frees up link_slack ticks (1/num cycle, link_rate.h) before output.head_ready:
+     * on a link of fractional bandwidth the next packet starts there, not at the cycle. */
+    uint16_t link_slack;
     struct packet_ring output;  /* output buffer, shared by the VCs of the port; its
                                  * head_ready also says when the link is free */
 };

@@ -10,6 +10,7 @@
 #include "arbiter.h"
 #include "config.h"
 #include "event_wheel.h"
+#include "link_rate.h"
 #include "packet.h"
 #include "rng.h"
 #include "router_state.h"
@@ -64,6 +65,8 @@ struct sim {
     struct sim_layout layouts[TOPOLOGY_MAX_KINDS]; /* by router kind */
     uint32_t *router_vc_base;                 /* first input VC of each router */
     int capacity_phits[PORT_CLASSES];         /* input buffer per VC, by port class */
+    struct link_rate link_rate[PORT_CLASSES]; /* bandwidth of the links, by port class */
+    uint32_t serialization[PORT_CLASSES];     /* cycles a packet occupies such a link */
     uint64_t generation_threshold;            /* Bernoulli probability as fixed point */
     size_t router_state_bytes; /* per-port and per-VC arrays: decides the prefetch stages */
 

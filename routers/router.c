@@ -232,6 +232,7 @@ static void router_grant(const struct allocation *al, int in, int vc, const stru
     ps_in->input_busy_until = (uint32_t)finish;
     al->input_next[in] = (uint32_t)finish;
     ps_out->output_busy_until = (uint32_t)finish;
+    pk->tail_cycle = (uint32_t)finish; /* its tail may start on the next link from then on */
     router_commit_hop(al, pk, ch);
     if (cls_in == PORT_NODE)
         router_count_injection(sim, router, pk);
@@ -239,8 +240,10 @@ static void router_grant(const struct allocation *al, int in, int vc, const stru
         router_return_credit(sim, al->layout, router, in, vc, finish);
     pk->ready_cycle = (uint32_t)(now + 1);
     ring_push(sim->slots, &ps_out->output, sim->output_capacity, index);
-    if (ps_out->output.count == 1 && pk->ready_cycle > ps_out->output.head_ready)
+    if (ps_out->output.count == 1 && pk->ready_cycle > ps_out->output.head_ready) {
         ps_out->output.head_ready = pk->ready_cycle; /* else the link is still busy */
+        ps_out->link_slack = 0;                      /* idle until then */
+    }
     struct router_state *rs = &sim->routers[router];
     rs->output_nonempty |= 1ull << ch->out_port;
     if (pk->ready_cycle < rs->send_wake)
@@ -328,6 +331,32 @@ void router_allocate(struct sim *sim, int router)
     rs->allocate_wake = router_allocate_wake(&al, inputs_taken);
 }
 
+/* Puts the head of output `out` on its link at cycle `now`: the link carries rate.num/rate.den
+ * phits per cycle, exactly (link_rate.h). The packet starts when both it and the link are
+ * ready, to the tick: on a link of fractional bandwidth that may be during the previous
+ * cycle, which is how 8-phit packets on a 1.2 phits/cycle link leave 7, 7 and 6 cycles
+ * apart. Its tail cannot start before it is through the crossbar. Returns the cycle the link
+ * is free again; *tail_sent gets the cycle its tail leaves. */
+static uint32_t router_link_transmit(struct port_state *ps, struct link_rate rate,
+                                     const struct packet *pk, int phits, uint64_t now,
+                                     uint64_t *tail_sent)
+{
+    uint64_t free_tick = (uint64_t)ps->output.head_ready * rate.num - ps->link_slack;
+    uint64_t ready_tick = (uint64_t)pk->ready_cycle * rate.num;
+    uint64_t start = free_tick > ready_tick ? free_tick : ready_tick;
+    uint64_t earliest = now ? (now - 1) * rate.num + 1 : 0; /* not before the previous cycle */
+    if (start < earliest)
+        start = earliest;
+    uint64_t finish = start + (uint64_t)phits * rate.den;
+    uint64_t tail_start = (uint64_t)pk->tail_cycle * rate.num + rate.den;
+    if (finish < tail_start)
+        finish = tail_start;
+    uint64_t link_free = (finish + rate.num - 1) / rate.num;
+    ps->link_slack = (uint16_t)(link_free * rate.num - finish);
+    *tail_sent = link_free - 1;
+    return (uint32_t)link_free;
+}
+
 void router_send(struct sim *sim, int router)
 {
     struct router_state *rs = &sim->routers[router];
@@ -345,37 +374,39 @@ void router_send(struct sim *sim, int router)
         }
         uint32_t index = ring_pop(sim->slots, &ps->output, sim->output_capacity);
         struct packet *pk = sim_packet(sim, index);
-        /* The link is busy for packet_size cycles. The next head was granted by now, so it
-         * is through the crossbar by now + 1: the link alone gates it (its packet stays
-         * untouched). */
-        ps->output.head_ready = (uint32_t)(now + (uint64_t)sim->packet_size);
+        enum port_class cls = (enum port_class)layout->port_class[out];
+        uint64_t tail_sent;
+        /* The next head was granted by now, so it is through the crossbar by now + 1: the
+         * link alone gates it (its packet stays untouched). */
+        uint32_t link_free = router_link_transmit(ps, sim->link_rate[cls], pk, sim->packet_size,
+                                                  now, &tail_sent);
+        ps->output.head_ready = link_free;
         /* Room in the output buffer: a head waiting for it may go next cycle. */
         if (rs->allocate_wake > now + 1)
             rs->allocate_wake = (uint32_t)now + 1;
         if (ps->output.count) {
-            /* The next packet waits for the link (packet_size cycles) at least. */
-            uint32_t next = (uint32_t)now + (uint32_t)sim->packet_size;
-            if (next < wake)
-                wake = next;
+            if (link_free < wake)
+                wake = link_free;
         } else {
             rs->output_nonempty &= ~(1ull << out);
         }
-        enum port_class cls = (enum port_class)layout->port_class[out];
         pk->wait[cls == PORT_GLOBAL ? WAIT_GLOBAL_QUEUES : WAIT_LOCAL_QUEUES] +=
             (uint32_t)(now - pk->mark_cycle);
         pk->mark_cycle = (uint32_t)now;
+        uint64_t latency = (uint64_t)layout->port_latency[out];
+        pk->tail_cycle = (uint32_t)(tail_sent + latency); /* downstream */
         struct event ev = {.packet = index};
         uint64_t when;
         if (cls == PORT_NODE) {
-            ev.kind = EVENT_DELIVERY;
-            when = now + (uint64_t)layout->port_latency[out] + (uint64_t)sim->packet_size - 1;
+            ev.kind = EVENT_DELIVERY; /* when the tail reaches the node */
+            when = tail_sent + latency;
         } else {
             uint32_t idx = sim->topo.port_base[router] + (uint32_t)out;
             ev.kind = EVENT_ARRIVAL;
             ev.router = (uint32_t)sim->topo.neighbour[idx];
             ev.port = sim->topo.neighbour_port[idx];
             ev.vc = pk->vc;
-            when = now + (uint64_t)layout->port_latency[out];
+            when = now + latency;
         }
         if (event_wheel_push(&sim->wheel, when, &ev))
             sim->status = SIM_NOMEM;

@@ -10,12 +10,8 @@
 #include "traffic.h"
 
 const struct routing_ops *const routing_registry[] = {
-    &routing_min,
-    &routing_valiant,
-    &routing_oblivious,
-    &routing_piggyback,
-    &routing_in_transit,
-    NULL,
+    &routing_min,       &routing_valiant,    &routing_oblivious,
+    &routing_piggyback, &routing_in_transit, NULL,
 };
 
 REGISTRY_DEFINE(routing, struct routing_ops, routing_registry)
@@ -82,7 +78,8 @@ int routing_minimal_choice(const struct route_ctx *ctx, const struct packet *pk,
         return 0;
     }
     int port = topology_min_port(t, router, target);
-    int entry = ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->view.kind->port_class[port]);
+    int entry =
+        ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->view.kind->port_class[port]);
     if (entry < 0)
         return -1; /* off the ladder: the caller reports it as a broken invariant */
     out->out_port = port;
@@ -121,8 +118,10 @@ int routing_valiant_style_bound(const struct sim_config *cfg, const struct topol
 {
     if (!pattern_registry[cfg->traffic.pattern]->uniform)
         return -1;
-    *out = (struct bounds_throughput){1.0 / (2.0 - 1.0 / (t->groups - 1)), "1/(2 - 1/(G-1))",
-                                      "Valiant-style under UN: two global links per packet "
-                                      "unless the intermediate is the destination group"};
+    *out =
+        (struct bounds_throughput){.load = 1.0 / (2.0 - 1.0 / (t->groups - 1)),
+                                   .formula = "1/(2 - 1/(G-1))",
+                                   .reason = "Valiant-style under UN: two global links per packet "
+                                             "unless the intermediate is the destination group"};
     return 0;
 }

@@ -1,7 +1,13 @@
-/* bounds: SPEC section 9 throughput bounds and the UN/MIN zero-load latency. */
+/* bounds: SPEC section 9 throughput bounds and the UN/MIN zero-load latency, for links of any
+ * bandwidth (the bounds scale with the global links' bandwidth and never exceed the node
+ * links'; the latency follows a lone packet through the pipeline exactly as the simulator
+ * moves it). */
 #include "bounds.h"
 
+#include <stdio.h>
+
 #include "config.h"
+#include "link_rate.h"
 #include "routing.h"
 #include "topology.h"
 
@@ -9,18 +15,68 @@ int bounds_throughput(const struct sim_config *cfg, const struct topology *t,
                       struct bounds_throughput *out)
 {
     const struct routing_ops *routing = routing_registry[cfg->routing.mechanism];
-    return routing->bound ? routing->bound(cfg, t, out) : -1;
+    if (!routing->bound || routing->bound(cfg, t, out) != 0)
+        return -1;
+    /* The mechanisms state their bounds for global links of 1 phit/cycle. */
+    double global = cfg->links.bandwidth_global, node = cfg->links.bandwidth_node;
+    out->load *= global;
+    if (global != 1.0) {
+        snprintf(out->scaled, sizeof out->scaled, "b_global * %s",
+                 out->formula ? out->formula : "1");
+        out->formula = out->scaled;
+    }
+    if (out->load > node) {
+        out->load = node;
+        out->formula = "b_node";
+        out->reason = "a node's link carries no more (the network bound is higher)";
+    }
+    return 0;
 }
 
-/* Latency of one packet between two nodes of routers r and s on the minimal path. */
-static double bounds_pair_latency(const struct sim_config *cfg, const struct topology *t, int r,
-                                  int s)
+/* One link of the pipeline a lone packet crosses (class c): the simulator's rules (router.c,
+ * sim.c), in cycles from the packet's birth. */
+struct bounds_packet {
+    uint64_t head, tail; /* arrival of the head and the tail in the next input buffer */
+};
+
+static void bounds_cross(const struct sim_config *cfg, struct link_rate rate, int latency,
+                         int xbar_cycles, struct bounds_packet *pk)
 {
-    int local, global;
-    topology_min_hops(t, r, s, &local, &global);
-    return 2.0 * cfg->links.injection_latency + (double)(local + global + 1) * cfg->router.latency +
-           (double)local * cfg->links.local_latency + (double)global * cfg->links.global_latency +
-           cfg->traffic.packet_size - 1;
+    uint64_t size = (uint64_t)cfg->traffic.packet_size;
+    uint64_t grant = pk->head + (uint64_t)cfg->router.latency - 1;
+    uint64_t through = grant + (uint64_t)xbar_cycles;
+    if (through < pk->tail + 1)
+        through = pk->tail + 1;
+    uint64_t send = grant + 1; /* through the crossbar's first cycle: the link is idle */
+    uint64_t finish = send * rate.num + size * rate.den;
+    if (finish < through * rate.num + rate.den)
+        finish = through * rate.num + rate.den;
+    uint64_t tail_sent = (finish + rate.num - 1) / rate.num - 1;
+    pk->head = send + (uint64_t)latency;
+    pk->tail = tail_sent + (uint64_t)latency;
+}
+
+double bounds_pair_latency(const struct sim_config *cfg, const struct topology *t, int r, int s)
+{
+    const double bandwidth[PORT_CLASSES] = {cfg->links.bandwidth_node, cfg->links.bandwidth_local,
+                                            cfg->links.bandwidth_global};
+    const int latency[PORT_CLASSES] = {cfg->links.injection_latency, cfg->links.local_latency,
+                                       cfg->links.global_latency};
+    struct link_rate rate[PORT_CLASSES];
+    for (int c = 0; c < PORT_CLASSES; c++)
+        link_rate_from_bandwidth(bandwidth[c], &rate[c]);
+    int size = cfg->traffic.packet_size;
+    int xbar = (size + cfg->router.speedup - 1) / cfg->router.speedup;
+    struct bounds_packet pk = {(uint64_t)latency[PORT_NODE], 0};
+    pk.tail = pk.head + link_rate_cycles(rate[PORT_NODE], (uint32_t)size) - 1;
+    while (r != s) {
+        int port = topology_min_port(t, r, s);
+        enum port_class c = topology_port_class(t, r, port);
+        bounds_cross(cfg, rate[c], latency[c], xbar, &pk);
+        r = topology_neighbour(t, r, port);
+    }
+    bounds_cross(cfg, rate[PORT_NODE], latency[PORT_NODE], xbar, &pk); /* to the node */
+    return (double)pk.tail;
 }
 
 double bounds_zero_load_latency(const struct sim_config *cfg, const struct topology *t)

@@ -14,6 +14,7 @@
 
 #include "arbiter.h"
 #include "config_include.h"
+#include "link_rate.h"
 #include "misroute_policy.h"
 #include "routing.h"
 #include "text_file.h"
@@ -57,7 +58,36 @@ static const struct setting config_links_rows[] = {
                     "cycles of a global (inter-group) link"),
     SETTING_INT_ROW(struct config_links, "injection_latency", injection_latency, 1, 1, 1000000,
                     "cycles of the node-router links (injection and ejection)"),
+    SETTING_NUMBER(struct config_links, SETTING_DOUBLE, "bandwidth_node", bandwidth_node, 1,
+                   0.001, LINK_RATE_MAX,
+                   "phits per cycle of the node-router links (at most 3 decimals)"),
+    SETTING_NUMBER(struct config_links, SETTING_DOUBLE, "bandwidth_local", bandwidth_local, 1,
+                   0.001, LINK_RATE_MAX, "phits per cycle of a local link (at most 3 decimals)"),
+    SETTING_NUMBER(struct config_links, SETTING_DOUBLE, "bandwidth_global", bandwidth_global, 1,
+                   0.001, LINK_RATE_MAX, "phits per cycle of a global link (at most 3 decimals)"),
 };
+
+/* Bandwidths are exact fractions (link_rate.h): 1.2 phits/cycle is 6 phits every 5 cycles. */
+static int config_links_check(const struct sim_config *cfg, const void *params,
+                              struct setting_issue *issue)
+{
+    const struct config_links *links = params;
+    static const char *const keys[] = {"links.bandwidth_node", "links.bandwidth_local",
+                                       "links.bandwidth_global"};
+    const double values[] = {links->bandwidth_node, links->bandwidth_local,
+                             links->bandwidth_global};
+    struct link_rate rate;
+    (void)cfg;
+    for (int i = 0; i < 3; i++)
+        if (link_rate_from_bandwidth(values[i], &rate) != 0) {
+            issue->key = issue->alt = keys[i];
+            snprintf(issue->text, sizeof issue->text,
+                     "%.15g phits/cycle has more than 3 decimals (expected e.g. 1.2 or 3.66)",
+                     values[i]);
+            return -1;
+        }
+    return 0;
+}
 
 static const struct setting config_buffers_rows[] = {
     SETTING_INT_ROW(struct config_buffers, "local", local, 32, 1, 65535,
@@ -98,7 +128,10 @@ static const struct setting config_vcs_rows[] = {
     static const struct setting_table *const NAME##s[] = {&NAME, NULL}
 
 CONFIG_CORE_TABLE(config_sim_table, "sim", config_sim_rows);
-CONFIG_CORE_TABLE(config_links_table, "links", config_links_rows);
+static const struct setting_table config_links_table = {
+    "links", NULL, config_links_rows,
+    (int)(sizeof config_links_rows / sizeof config_links_rows[0]), 0, config_links_check};
+static const struct setting_table *const config_links_tables[] = {&config_links_table, NULL};
 CONFIG_CORE_TABLE(config_buffers_table, "buffers", config_buffers_rows);
 CONFIG_CORE_TABLE(config_router_table, "router", config_router_rows);
 CONFIG_CORE_TABLE(config_vcs_table, "vcs", config_vcs_rows);
@@ -1031,13 +1064,23 @@ static int config_check_vcs(const struct config_checker *c)
 static int config_check_watchdog(const struct config_checker *c)
 {
     const struct sim_config *cfg = c->cfg;
-    long long minimum = (long long)cfg->router.latency + 2LL * cfg->traffic.packet_size + 1;
+    const double bandwidth[] = {cfg->links.bandwidth_node, cfg->links.bandwidth_local,
+                                cfg->links.bandwidth_global};
+    long long slowest = 0; /* cycles a packet takes on the slowest link */
+    for (int i = 0; i < 3; i++) {
+        struct link_rate rate;
+        if (link_rate_from_bandwidth(bandwidth[i], &rate) == 0 &&
+            link_rate_cycles(rate, (uint32_t)cfg->traffic.packet_size) > slowest)
+            slowest = link_rate_cycles(rate, (uint32_t)cfg->traffic.packet_size);
+    }
+    long long minimum = (long long)cfg->router.latency + 2LL * slowest + 1;
     if (cfg->sim.deadlock_cycles >= minimum)
         return 0;
     return config_report(cfg, c->origin, c->n_origins, "sim.deadlock_cycles", "router.latency",
                          c->err,
                          "%lld cycles is shorter than a healthy pause (expected at least "
-                         "router.latency + 2 * traffic.packet_size + 1 = %lld)",
+                         "router.latency + 2 * the cycles of a packet on the slowest link + 1 = "
+                         "%lld)",
                          (long long)cfg->sim.deadlock_cycles, minimum);
 }
 

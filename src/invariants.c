@@ -242,35 +242,49 @@ static int recount_buffers(struct sim *sim, struct recount *rc)
 
 /* ---- links: the event wheel ---- */
 
+/* How long after its grant the crossbar transfer of a packet that came over the slowest
+ * link can end: packet_size/speedup cycles, or its tail's arrival, at most serialization -
+ * router.latency + 1 cycles after the grant. */
+static int64_t transfer_max(const struct sim *sim)
+{
+    int64_t slowest = 0;
+    for (int c = 0; c < PORT_CLASSES; c++)
+        if ((int64_t)sim->serialization[c] > slowest)
+            slowest = sim->serialization[c];
+    int64_t tail = slowest - sim->cfg->router.latency + 1;
+    return tail > sim->xbar_cycles ? tail : sim->xbar_cycles;
+}
+
 /* The longest delay an event of this kind can be scheduled ahead (see router.c): an arrival
- * crosses one link; a tail reaches its node after the ejection link and the serialization; a
- * credit leaves when the crossbar transfer ends (packet_size/speedup cycles, or the tail's
- * arrival, at most packet_size - router.latency + 1 cycles after the grant) and crosses the
- * link back. */
+ * crosses one link; a tail reaches its node after the ejection link and its serialization
+ * (or the end of its crossbar transfer); a credit leaves when the crossbar transfer ends
+ * and crosses the link back. */
 static int64_t event_max_delay(const struct sim *sim, const struct event *ev)
 {
-    int64_t size = sim->packet_size;
-    if (ev->kind == EVENT_DELIVERY)
-        return sim->cfg->links.injection_latency + size - 1;
+    if (ev->kind == EVENT_DELIVERY) {
+        int64_t serial = sim->serialization[PORT_NODE], transfer = transfer_max(sim);
+        return sim->cfg->links.injection_latency + (serial > transfer ? serial : transfer) - 1;
+    }
     int64_t latency = sim_layout_of(sim, (int)ev->router)->port_latency[ev->port];
     if (ev->kind == EVENT_ARRIVAL)
         return latency;
-    int64_t tail = size - sim->cfg->router.latency + 1;
-    return latency + (tail > sim->xbar_cycles ? tail : sim->xbar_cycles);
+    return latency + transfer_max(sim);
 }
 
-/* Arrivals on one link (and deliveries to one node) are at least a packet apart: a link
- * carries one phit per cycle, in order. */
+/* Arrivals on one link (and deliveries to one node) are at least a packet's whole cycles
+ * apart: a link carries its bandwidth, in order (packet_size cycles at 1 phit/cycle). */
 static int recount_link_order(struct sim *sim, struct recount *rc, const struct event *ev,
                               int router, int port, uint32_t delay)
 {
     uint32_t *last = &rc->last_arrival[sim->topo.port_base[router] + (uint32_t)port];
-    if (*last && delay + 1 - *last < (uint32_t)sim->packet_size)
+    enum port_class cls = sim_port_class(sim, router, port);
+    uint32_t spacing = link_rate_min_spacing(sim->link_rate[cls], (uint32_t)sim->packet_size);
+    if (*last && delay + 1 - *last < spacing)
         return recount_fail(rc,
                             "router %d port %d vc %d: packet %u arrives %u cycles after the "
-                            "previous packet on the same link (expected at least %d)",
+                            "previous packet on the same link (expected at least %u)",
                             router, port, ev->vc, sim_packet(sim, ev->packet)->id,
-                            delay + 1 - *last, sim->packet_size);
+                            delay + 1 - *last, spacing);
     *last = delay + 1;
     return 0;
 }

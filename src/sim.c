@@ -41,9 +41,16 @@ static void sim_layout_kind(struct sim *sim, const struct router_kind *kind,
 static void sim_layout_ports(struct sim *sim)
 {
     const struct sim_config *cfg = sim->cfg;
+    const double bandwidth[PORT_CLASSES] = {cfg->links.bandwidth_node, cfg->links.bandwidth_local,
+                                            cfg->links.bandwidth_global};
     sim->capacity_phits[PORT_NODE] = cfg->buffers.injection;
     sim->capacity_phits[PORT_LOCAL] = cfg->buffers.local;
     sim->capacity_phits[PORT_GLOBAL] = cfg->buffers.global;
+    for (int c = 0; c < PORT_CLASSES; c++) {
+        /* The config check accepted every bandwidth (config.c): the fraction exists. */
+        link_rate_from_bandwidth(bandwidth[c], &sim->link_rate[c]);
+        sim->serialization[c] = link_rate_cycles(sim->link_rate[c], (uint32_t)sim->packet_size);
+    }
     for (int k = 0; k < sim->topo.n_kinds; k++)
         sim_layout_kind(sim, &sim->topo.kinds[k], &sim->layouts[k]);
 }
@@ -137,9 +144,13 @@ static int sim_init_parts(struct sim *sim, char *err, int err_len)
         snprintf(err, (size_t)err_len, "out of memory for the router buffers");
         return -1;
     }
+    uint32_t slowest = 0;
+    for (int c = 0; c < PORT_CLASSES; c++)
+        if (sim->serialization[c] > slowest)
+            slowest = sim->serialization[c];
     uint32_t max_delay =
         (uint32_t)(cfg->links.global_latency + cfg->links.local_latency +
-                   cfg->links.injection_latency + 2 * sim->packet_size + sim->xbar_cycles + 2);
+                   cfg->links.injection_latency + 2 * (int)slowest + sim->xbar_cycles + 2);
     sim->total_cycles = (uint64_t)(cfg->sim.warmup_cycles + cfg->sim.measure_cycles);
     if (event_wheel_init(&sim->wheel, max_delay) ||
         packet_pool_init(&sim->pool, (uint32_t)sim->topo.nodes * 4) ||
@@ -214,13 +225,12 @@ void sim_destroy(struct sim *sim)
 
 /* Puts a packet into input buffer (router, port, vc): it can be allocated router.latency - 1
  * cycles after its head arrived, so that it leaves on the next link router.latency cycles
- * after arrival when nothing is in the way. */
+ * after arrival when nothing is in the way. Its tail_cycle says when its tail arrives. */
 static void sim_enter_buffer(struct sim *sim, int router, int port, int vc, uint32_t index,
                              uint64_t head_arrival)
 {
     struct packet *pk = sim_packet(sim, index);
     pk->ready_cycle = (uint32_t)(head_arrival + (uint64_t)sim->cfg->router.latency - 1);
-    pk->tail_cycle = (uint32_t)(head_arrival + (uint64_t)sim->packet_size - 1);
     pk->vc = (uint8_t)vc;
     struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, port, vc)];
     ring_push(sim->slots, ring, sim_layout_of(sim, router)->ring_capacity[port], index);
@@ -270,8 +280,9 @@ int sim_inject(struct sim *sim, uint32_t src, uint32_t dst)
     pk->mark_cycle = (uint32_t)now;
     if (sim->routing->on_generate)
         sim->routing->on_generate(&sim->routing_env, pk);
-    sim_enter_buffer(sim, router, port, vc, index,
-                     now + (uint64_t)sim->cfg->links.injection_latency);
+    uint64_t head = now + (uint64_t)sim->cfg->links.injection_latency;
+    pk->tail_cycle = (uint32_t)(head + sim->serialization[PORT_NODE] - 1);
+    sim_enter_buffer(sim, router, port, vc, index, head);
     sim->in_network++;
     sim->stats.total_generated++;
     if (sim->measuring) {

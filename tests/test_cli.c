@@ -86,7 +86,7 @@ static const struct {
     {"run conf/missing.cfg", 2, "conf/missing.cfg: cannot read: No such file or directory"},
     {"info conf/missing.cfg", 2, "conf/missing.cfg: cannot read: No such file or directory"},
     {"run conf/default.cfg --set traffic.load=2", 2,
-     "--set traffic.load=2: traffic.load: 2 is out of range (expected a number in [0, 1])"},
+     "--set traffic.load=2: traffic.load: 2 is more than a node can offer (expected at most links.bandwidth_node = 1 phits/cycle"},
     {"run conf/default.cfg --set foo", 2,
      "--set foo: expected KEY=VALUE with KEY like traffic.load"},
     {"run conf/default.cfg --set traffic.lod=0.3", 2,

@@ -345,9 +345,9 @@ static const struct bad_file bad_files[] = {
      "{F}:2: topology.h: router radix p + a - 1 + h = 65 is too large (expected p + a - 1 + h "
      "<= 64)"},
     {"traffic = { load = 1.5; };\n",
-     "{F}:1: traffic.load: 1.5 is out of range (expected a number in [0, 1])"},
+     "{F}:1: traffic.load: 1.5 is more than a node can offer (expected at most links.bandwidth_node = 1"},
     {"traffic = { load = -0.1; };\n",
-     "{F}:1: traffic.load: -0.1 is out of range (expected a number in [0, 1])"},
+     "{F}:1: traffic.load: -0.1 is out of range (expected a number in [0, 64])"},
     {"buffers = { local = 0; };\n",
      "{F}:1: buffers.local: 0 is out of range (expected an integer in [1, 65535])"},
     {"buffers = { global = 4; };\n",
@@ -440,7 +440,7 @@ struct bad_override {
 
 static const struct bad_override bad_overrides[] = {
     {"traffic.load=2",
-     "--set traffic.load=2: traffic.load: 2 is out of range (expected a number in [0, 1])"},
+     "--set traffic.load=2: traffic.load: 2 is more than a node can offer (expected at most links.bandwidth_node = 1 phits/cycle"},
     {"foo", "--set foo: expected KEY=VALUE with KEY like traffic.load"},
     {"=3", "--set =3: expected KEY=VALUE with KEY like traffic.load"},
     {"traffic.lod=0.3",
@@ -503,7 +503,7 @@ static const struct {
      "policy 'mm' (expected one of: crg, rrg)"},
     {{"sim.deadlock_cycles=21"},
      "sim.deadlock_cycles: 21 cycles is shorter than a healthy pause (expected at least "
-     "router.latency + 2 * traffic.packet_size + 1 = 22)"},
+     "router.latency + 2 * the cycles of a packet on the slowest link + 1 = 22)"},
     {{"router.latency=50", "sim.deadlock_cycles=60"}, "= 67)"},
     {{"traffic.packet_size=300"},
      "buffers.local: 32 phits cannot hold one packet of traffic.packet_size = 300 phits"},

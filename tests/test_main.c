@@ -27,6 +27,7 @@ static const struct {
     {"placement", test_placement_register},
     {"job_traffic", test_job_traffic_register},
     {"motif", test_motif_register},
+    {"links", test_links_register},
 };
 
 int main(int argc, char **argv)

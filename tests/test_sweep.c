@@ -216,7 +216,7 @@ static const struct test_sweep_bad test_sweep_bad_files[] = {
     {"set = { trafic = { load = 0.5; }; };\n", ":2: trafic: unknown config group (expected"},
     {"axes = { traffic = { load = [\"x\"]; }; };\n", ":2: traffic.load: expected a number"},
     {"\n\naxes = { traffic = { load = [0.5, 1.5]; }; };\n",
-     ":4: traffic.load: 1.5 is out of range (expected a number in [0, 1])"},
+     ":4: traffic.load: 1.5 is more than a node can offer (expected at most links.bandwidth_node"},
     {"axes = { traffic = { load = []; }; };\n", ":2: traffic.load: empty list"},
     {"axes = { traffic = { load = [0.1, 0.1]; }; };\n",
      ":2: traffic.load: value 0.1 appears twice"},

@@ -21,7 +21,7 @@ static const struct setting adversarial_rows[] = {
 };
 
 static const struct setting_table adversarial_settings = {
-    "traffic", "adversarial", adversarial_rows, 1, sizeof(struct adversarial_params),
+    "traffic",        "adversarial", adversarial_rows, 1, sizeof(struct adversarial_params),
     adversarial_check};
 
 static uint32_t node_in_group(const struct topology *t, int group, struct rng *rng)
@@ -44,8 +44,7 @@ static int consecutive_span(const struct topology *t, int g)
     return topology_kind_of(t, t->group_first_router[g + 1] - 1)->count[PORT_GLOBAL];
 }
 
-static uint32_t adversarial_consecutive_destination(struct sim *sim, uint32_t src,
-                                                    struct rng *rng)
+static uint32_t adversarial_consecutive_destination(struct sim *sim, uint32_t src, struct rng *rng)
 {
     const struct topology *t = &sim->topo;
     int g = topology_group_of_node(t, (int)src);
@@ -71,8 +70,9 @@ static int adversarial_minimal_bound(const struct topology *t, const void *param
 {
     const struct adversarial_params *ap = params;
     int links = links_between(t, 0, ap->offset % t->groups);
-    *out = (struct bounds_throughput){(double)links / topology_group_nodes(t, 0), "1/(a*p)",
-                                      "MIN under ADV+i: one global link per group pair"};
+    *out = (struct bounds_throughput){.load = (double)links / topology_group_nodes(t, 0),
+                                      .formula = "1/(a*p)",
+                                      .reason = "MIN under ADV+i: one global link per group pair"};
     return 0;
 }
 
@@ -80,9 +80,10 @@ static int adversarial_consecutive_minimal_bound(const struct topology *t, const
                                                  struct bounds_throughput *out)
 {
     (void)params;
-    *out = (struct bounds_throughput){(double)consecutive_span(t, 0) / topology_group_nodes(t, 0),
-                                      "h/(a*p)",
-                                      "MIN under ADVc: the h global links of router a-1"};
+    *out = (struct bounds_throughput){.load = (double)consecutive_span(t, 0) /
+                                              topology_group_nodes(t, 0),
+                                      .formula = "h/(a*p)",
+                                      .reason = "MIN under ADVc: the h global links of router a-1"};
     return 0;
 }
 

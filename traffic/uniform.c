@@ -14,7 +14,8 @@ static int uniform_minimal_bound(const struct topology *t, const void *params,
 {
     (void)t;
     (void)params;
-    *out = (struct bounds_throughput){1.0, NULL, "MIN under UN: no global-link bound below 1"};
+    *out = (struct bounds_throughput){
+        .load = 1.0, .formula = NULL, .reason = "MIN under UN: no global-link bound below 1"};
     return 0;
 }
 
