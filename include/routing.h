@@ -45,6 +45,9 @@ struct route_choice {
      * random number or mechanism state, so it stands for as long as the packet is the head
      * of its buffer. */
     uint8_t reusable;
+    /* Set by the router: the minimal port towards the packet's destination from this router
+     * when the decision found it (routing_minimal_choice), else -1 (it asks the topology). */
+    int8_t dst_min_port;
     int32_t target;
     int32_t misroute_group;
     uint32_t cycle; /* set by the router: the cycle the decision was made */
@@ -86,6 +89,7 @@ struct route_ctx {
     struct router_view view;
     int in_port;
     bool adaptive;
+    int dst_min_port; /* see route_choice; routing_minimal_choice records it */
 };
 
 /* Phits in use of VC vc behind output port (the downstream buffer plus what this router's
@@ -171,12 +175,12 @@ extern const struct setting_table routing_settings;
 /* Helpers shared by mechanisms. */
 /* Minimal choice from the router towards router `target` (or the destination node's port
  * when the router is the destination router and target is -1), on the ladder. */
-int routing_minimal_choice(const struct route_ctx *ctx, const struct packet *pk, int target,
+int routing_minimal_choice(struct route_ctx *ctx, const struct packet *pk, int target,
                            struct route_choice *out);
 
 /* Towards the packet's intermediate router while it has one (forgotten once reached), then
  * minimally to the destination: the path of VAL, VAL-any, oblivious and piggyback. */
-int routing_via_target(const struct route_ctx *ctx, const struct packet *pk,
+int routing_via_target(struct route_ctx *ctx, const struct packet *pk,
                        struct route_choice *out);
 
 /* VC of a local misroute hop under OLM's reuse rule: the VC of the last local ladder entry at

@@ -64,6 +64,7 @@ struct sim {
     int vcs_local, vcs_global, vcs_injection;
     struct sim_layout layouts[TOPOLOGY_MAX_KINDS]; /* by router kind */
     uint32_t *router_vc_base;                 /* first input VC of each router */
+    struct router_view *router_views;         /* what routing sees of each router */
     int capacity_phits[PORT_CLASSES];         /* input buffer per VC, by port class */
     struct link_rate link_rate[PORT_CLASSES]; /* bandwidth of the links, by port class */
     uint32_t serialization[PORT_CLASSES];     /* cycles a packet occupies such a link */
@@ -152,18 +153,12 @@ static inline int sim_output_occupancy(const struct sim *sim, int router, int po
            sim->credits[sim_vc_index(sim, router, port, vc)];
 }
 
-/* The view a routing mechanism gets of a router now. */
+/* The view a routing mechanism gets of a router now: everything but the cycle is fixed for
+ * the run, so it is a copy of the router's precomputed one. */
 static inline void sim_router_view(const struct sim *sim, int router, struct router_view *out)
 {
-    const struct sim_layout *layout = sim_layout_of(sim, router);
-    out->router = router;
+    *out = sim->router_views[router];
     out->now = (uint32_t)sim->cycle;
-    out->kind = layout->kind;
-    out->credits = &sim->credits[sim->router_vc_base[router]];
-    out->vc_offset = layout->port_vc_offset;
-    out->ports = sim_port(sim, router, 0);
-    out->capacity = sim->capacity_phits;
-    out->output_capacity = sim->output_capacity;
 }
 
 #endif

@@ -55,8 +55,10 @@ static int router_decide(const struct sim *sim, struct route_ctx *ctx, int in,
 {
     ctx->in_port = in;
     ctx->adaptive = false;
+    ctx->dst_min_port = -1;
     int rc = sim->routing->route(ctx, pk, ch);
     ch->reusable = !ctx->adaptive;
+    ch->dst_min_port = (int8_t)ctx->dst_min_port;
     return rc;
 }
 
@@ -181,7 +183,9 @@ static void router_commit_hop(const struct allocation *al, struct packet *pk,
     enum port_class cls = (enum port_class)al->layout->port_class[ch->out_port];
     uint8_t flags = ch->flags & (uint8_t)~PACKET_HOP_NONMINIMAL;
     if (cls != PORT_NODE) {
-        int minimal = topology_min_port(t, router, topology_router_of_node(t, (int)pk->dst));
+        int minimal = ch->dst_min_port >= 0
+                          ? ch->dst_min_port
+                          : topology_min_port(t, router, topology_router_of_node(t, (int)pk->dst));
         if (ch->out_port != minimal) {
             flags |= PACKET_HOP_NONMINIMAL;
             if (cls == PORT_GLOBAL)
@@ -341,6 +345,16 @@ static uint32_t router_link_transmit(struct port_state *ps, struct link_rate rat
                                      const struct packet *pk, int phits, uint64_t now,
                                      uint64_t *tail_sent)
 {
+    if (rate.num == 1) {
+        /* 1/den phits per cycle (1 by default): ticks are cycles, the link frees up on a cycle
+         * boundary (no slack) and the head leaves now, as soon as the link is free. */
+        uint64_t finish = now + (uint64_t)phits * rate.den;
+        uint64_t tail_start = (uint64_t)pk->tail_cycle + rate.den;
+        if (finish < tail_start)
+            finish = tail_start;
+        *tail_sent = finish - 1;
+        return (uint32_t)finish;
+    }
     uint64_t free_tick = (uint64_t)ps->output.head_ready * rate.num - ps->link_slack;
     uint64_t ready_tick = (uint64_t)pk->ready_cycle * rate.num;
     uint64_t start = free_tick > ready_tick ? free_tick : ready_tick;

@@ -59,7 +59,7 @@ int ladder_parse(struct vc_ladder *ladder, const char *text)
     return 0;
 }
 
-int routing_minimal_choice(const struct route_ctx *ctx, const struct packet *pk, int target,
+int routing_minimal_choice(struct route_ctx *ctx, const struct packet *pk, int target,
                            struct route_choice *out)
 {
     const struct topology *t = ctx->env->topo;
@@ -78,6 +78,8 @@ int routing_minimal_choice(const struct route_ctx *ctx, const struct packet *pk,
         return 0;
     }
     int port = topology_min_port(t, router, target);
+    if (target == dst_router)
+        ctx->dst_min_port = port;
     int entry =
         ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->view.kind->port_class[port]);
     if (entry < 0)
@@ -88,7 +90,7 @@ int routing_minimal_choice(const struct route_ctx *ctx, const struct packet *pk,
     return 0;
 }
 
-int routing_via_target(const struct route_ctx *ctx, const struct packet *pk,
+int routing_via_target(struct route_ctx *ctx, const struct packet *pk,
                        struct route_choice *out)
 {
     int target = pk->target == ctx->view.router ? -1 : pk->target;

@@ -159,7 +159,7 @@ static int path_hops(const struct topology *t, int from, int via, int to)
     return hops + local + global;
 }
 
-static int piggyback_make_plan(const struct route_ctx *ctx, const struct packet *pk,
+static int piggyback_make_plan(struct route_ctx *ctx, const struct packet *pk,
                                struct piggyback_plan *plan)
 {
     const struct topology *t = ctx->env->topo;

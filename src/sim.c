@@ -108,6 +108,28 @@ static int sim_alloc_buffers(struct sim *sim)
     return 0;
 }
 
+/* The fixed part of every router's view (sim_router_view). */
+static int sim_init_router_views(struct sim *sim)
+{
+    sim->router_views =
+        memory_alloc_array((size_t)sim->topo.routers, sizeof *sim->router_views);
+    if (!sim->router_views)
+        return -1;
+    for (int r = 0; r < sim->topo.routers; r++) {
+        const struct sim_layout *layout = sim_layout_of(sim, r);
+        sim->router_views[r] = (struct router_view){
+            .router = r,
+            .kind = layout->kind,
+            .credits = &sim->credits[sim->router_vc_base[r]],
+            .vc_offset = layout->port_vc_offset,
+            .ports = sim_port(sim, r, 0),
+            .capacity = sim->capacity_phits,
+            .output_capacity = sim->output_capacity,
+        };
+    }
+    return 0;
+}
+
 static void sim_env_view(const struct routing_env *env, int router, struct router_view *out)
 {
     sim_router_view(env->owner, router, out);
@@ -140,7 +162,7 @@ static int sim_init_parts(struct sim *sim, char *err, int err_len)
 {
     const struct sim_config *cfg = sim->cfg;
     sim_layout_ports(sim);
-    if (sim_alloc_buffers(sim)) {
+    if (sim_alloc_buffers(sim) || sim_init_router_views(sim)) {
         snprintf(err, (size_t)err_len, "out of memory for the router buffers");
         return -1;
     }
@@ -219,6 +241,7 @@ void sim_destroy(struct sim *sim)
     free(sim->ports);
     free(sim->routers);
     free(sim->router_vc_base);
+    free(sim->router_views);
     topology_free(&sim->topo);
     free(sim);
 }
