@@ -109,7 +109,7 @@ static void test_set_defaults_equals_load(void)
     CU_ASSERT_EQUAL(config_validate(&a, err), 0);
 }
 
-/* Every row: a unique name, a default inside its own range, a doc line. */
+/* Every row: a unique name, a default inside its own range. */
 static void test_schema_is_consistent(void)
 {
     struct sim_config c;
@@ -117,7 +117,7 @@ static void test_schema_is_consistent(void)
     CU_ASSERT(config_schema_count >= 37);
     for (size_t i = 0; i < config_schema_count; i++) {
         const struct config_setting_desc *d = &config_schema[i];
-        CU_ASSERT(d->group && d->group[0] && d->name && d->name[0] && d->doc && d->doc[0]);
+        CU_ASSERT(d->group && d->group[0] && d->name && d->name[0]);
         CU_ASSERT(d->offset < sizeof c);
         for (size_t j = 0; j < i; j++)
             CU_ASSERT(strcmp(d->group, config_schema[j].group) != 0 ||
