@@ -2,7 +2,8 @@
 # slurm-cluster: a real one-node Slurm cluster on this machine (munged + slurmctld + slurmd from
 # Debian's packages, no systemd), for `make test-slurm`. Adapted from shared/tools/slurm-local.sh.
 #
-#   tools/slurm-cluster.sh start    install the packages if missing (root), start the daemons
+#   tools/slurm-cluster.sh start    install the packages if missing (root, `tools/deps.sh
+#                                   slurm`: the package list lives there), start the daemons
 #                                   that are not running, wait until the node takes jobs; prints
 #                                   "export SLURM_CONF=... DFSIM_SLURM_STARTED=0|1" on stdout
 #                                   for the clients (eval it; 1: this call started a daemon)
@@ -18,6 +19,7 @@
 # Exit status: 0 ok; 1 with a "slurm-cluster: ERROR: ..." line; 3 no cluster can be had here
 # (not root, or Slurm missing with DFSIM_SLURM_NO_INSTALL=1): callers may skip.
 set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
 
 BASE=${DFSIM_SLURM_DIR:-/var/lib/dfsim-slurm}
 TIMEOUT=${DFSIM_SLURM_TIMEOUT:-60}
@@ -61,18 +63,8 @@ install_packages() {
         log "Slurm is not installed and cannot be installed here (needs root and apt-get)"
         exit 3
     fi
-    log "installing slurmctld slurmd slurm-client munge from Debian"
-    # Without systemd, keep the packages' postinst from starting their init.d services.
-    local made_policy=0 rc=0
-    if [ ! -e /usr/sbin/policy-rc.d ]; then
-        printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
-        chmod 755 /usr/sbin/policy-rc.d
-        made_policy=1
-    fi
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-        --no-install-recommends slurmctld slurmd slurm-client munge >/dev/null; } || rc=$?
-    [ "$made_policy" = 1 ] && rm -f /usr/sbin/policy-rc.d
-    [ "$rc" = 0 ] || die "apt-get install failed (rc=$rc)"
+    # Its output goes to stderr: stdout carries the environment line for the callers.
+    sh "$HERE/deps.sh" slurm >&2 || die "tools/deps.sh slurm could not install the Slurm packages"
     installed || die "packages installed but the Slurm commands are still missing"
 }
 
