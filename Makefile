@@ -68,16 +68,21 @@ dfsim-test: $(TEST_OBJ)
 dfsim-san: $(CORE_SRC:%.c=$(BUILD)/test/%.o) $(BUILD)/test/src/main.o
 	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LDLIBS)
 
+# make test: every group runs, one after the other, even after one failed; then the summary of
+# what each actually ran, failed and skipped (and why), from the records tools/test-group.sh
+# keeps in build/test-results; make test fails if any group failed or left no record.
+TEST_GROUPS := test-unit test-python test-slurm test-fuzz
 test: deps
-	@$(MAKE) --no-print-directory test-unit
-	@$(MAKE) --no-print-directory test-python
-	@$(MAKE) --no-print-directory test-slurm
-	@$(MAKE) --no-print-directory test-fuzz
-	@echo "(unit, python, slurm and fuzz groups all passed)"
-	@echo "test-groups: 4 passed, 0 failed"
+	@rm -rf $(BUILD)/test-results
+	@status=0; for group in $(TEST_GROUPS); do \
+	    $(MAKE) --no-print-directory $$group || status=1; \
+	done; \
+	sh tools/test-group.sh summary $(TEST_GROUPS) || status=1; \
+	exit $$status
 
 test-unit: dfsim dfsim-san dfsim-test
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./dfsim-test
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    sh tools/test-group.sh cunit test-unit ./dfsim-test
 
 demo: deps
 	@$(MAKE) --no-print-directory dfsim
@@ -88,10 +93,11 @@ bench: dfsim
 
 # The Slurm round trip of sweeps (issue 5): installs and starts a one-node cluster on localhost,
 # runs a small sweep through `dfsim sweep --slurm` and compares it with the same sweep run
-# locally; skips with a message only where no cluster can be had (not root).
+# locally; skipped (counted as such, with the reason) only where no cluster can be had (not
+# root).
 .PHONY: test-slurm
 test-slurm: dfsim
-	@bash tests/slurm_test.sh
+	@sh tools/test-group.sh commands test-slurm 'bash tests/slurm_test.sh'
 
 clean:
 	rm -rf $(BUILD) dfsim dfsim-test dfsim-san
@@ -139,8 +145,9 @@ fuzz: $(FUZZ_BINS)
 	@sh tools/fuzz.sh explore sweep $(FUZZ_SECONDS)
 
 test-fuzz: $(FUZZ_BINS)
-	@sh tools/fuzz.sh check config $(FUZZ_RUNS) $(FUZZ_SEED)
-	@sh tools/fuzz.sh check sweep $(FUZZ_SWEEP_RUNS) $(FUZZ_SEED)
+	@sh tools/test-group.sh commands test-fuzz \
+	    'sh tools/fuzz.sh check config $(FUZZ_RUNS) $(FUZZ_SEED)' \
+	    'sh tools/fuzz.sh check sweep $(FUZZ_SWEEP_RUNS) $(FUZZ_SEED)'
 
 memcheck: dfsim
 	@sh tools/memcheck.sh
@@ -166,6 +173,6 @@ figures-quick: deps
 	PYTHON=$(PYTHON) sh plots/figures.sh --quick
 
 test-python: dfsim
-	$(PYTHON) -m unittest discover -s plots/tests -v
+	@sh tools/test-group.sh unittest test-python $(PYTHON) -m unittest discover -s plots/tests -v
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
