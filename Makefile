@@ -93,8 +93,8 @@ bench: dfsim
 
 # The Slurm round trip of sweeps (issue 5): installs and starts a one-node cluster on localhost,
 # runs a small sweep through `dfsim sweep --slurm` and compares it with the same sweep run
-# locally; skipped (counted as such, with the reason) only where no cluster can be had (not
-# root).
+# locally; skipped (counted as such, with the reason) only where tools/slurm-cluster.sh check
+# finds beforehand that no cluster can be had (not root, no cgroup filesystem for slurmd, ...).
 .PHONY: test-slurm
 test-slurm: dfsim
 	@sh tools/test-group.sh commands test-slurm 'bash tests/slurm_test.sh'
