@@ -81,6 +81,11 @@ runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
 cov=$(grep -E '^#[0-9]+' "$log" | tail -n 1 | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
 found=$(find "$corpus" -type f | wc -l)
+if [ "$status" -ne 0 ] && [ -z "$runs" ] && ! grep -q 'Test unit written' "$log"; then
+    tail -n 20 "$log" >&2
+    echo "fuzz: FAILED before fuzzing (exit $status): see the lines above, or $log" >&2
+    exit 1
+fi
 if [ "$status" -ne 0 ]; then
     grep -E 'ERROR|fuzz_(config|sweep):|SUMMARY|artifact' "$log" | head -n 20 >&2
     echo "fuzz: FAILED after ${runs:-?} executions: the input is in $out/artifacts/." >&2
