@@ -34,10 +34,10 @@ usage() {
 logged() {
     log=$1
     shift
-    rm -f "$dir/.status"
-    { "$@" 2>&1; echo $? >"$dir/.status"; } | tee -a "$log"
-    status=$(cat "$dir/.status" 2>/dev/null)
-    rm -f "$dir/.status"
+    rm -f "$log.status"
+    { "$@" 2>&1; echo $? >"$log.status"; } | tee -a "$log"
+    status=$(cat "$log.status" 2>/dev/null)
+    rm -f "$log.status"
     return "${status:-1}"
 }
 
@@ -129,7 +129,11 @@ run_unittest() {
     f=$(($(number "$end" failures) + $(number "$end" errors) + $(number "$end" "unexpected successes")))
     s=$(number "$end" skipped)
     # Each skipped test with its reason: "test_x (module.Class.test_x) ... skipped 'WHY'"
-    notes=$(sed -n "s/^\(test[^ ]*\) .* \.\.\. skipped '\(.*\)'\$/skipped \1: \2/p" "$dir/$g.log")
+    notes=$(sed -n "s/^\([^ ][^ ]*\) .* \.\.\. skipped '\(.*\)'\$/skipped \1: \2/p" "$dir/$g.log")
+    if [ "$s" -gt "$(printf '%s' "$notes" | grep -c .)" ]; then
+        notes="${notes:+$notes
+}skipped: $s in all, not every one named: see $dir/$g.log"
+    fi
     old_ifs=$IFS
     IFS='
 '
@@ -145,16 +149,17 @@ run_commands() {
     : >"$dir/$g.log"
     p=0 f=0 s=0
     notes=""
+    one=$dir/.$g.cmd.log
     for cmd in "$@"; do
-        : >"$dir/.cmd.log"
-        logged "$dir/.cmd.log" sh -c "$cmd"
+        : >"$one"
+        logged "$one" sh -c "$cmd"
         rc=$?
-        cat "$dir/.cmd.log" >>"$dir/$g.log"
+        cat "$one" >>"$dir/$g.log"
         case $rc in
         0) p=$((p + 1)) ;;
         77)
             s=$((s + 1))
-            why=$(sed -n 's/.*skipped: //p' "$dir/.cmd.log" | tail -n 1)
+            why=$(sed -n 's/.*skipped: //p' "$one" | tail -n 1)
             notes="${notes}skipped: ${why:-$cmd (exit 77, no reason given)}
 "
             ;;
@@ -165,7 +170,7 @@ run_commands() {
             ;;
         esac
     done
-    rm -f "$dir/.cmd.log"
+    rm -f "$one"
     old_ifs=$IFS
     IFS='
 '
