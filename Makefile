@@ -82,7 +82,7 @@ test: deps
 
 test-unit: dfsim dfsim-san dfsim-test
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    sh tools/test-group.sh cunit test-unit ./dfsim-test
+	    sh tools/test-group.sh counts test-unit ./dfsim-test
 
 demo: deps
 	@$(MAKE) --no-print-directory dfsim

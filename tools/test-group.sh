@@ -2,8 +2,10 @@
 # test-group: runs one group of `make test` and records what actually ran, or prints the closing
 # summary from those records. Called by the Makefile's test targets.
 #
-#   sh tools/test-group.sh cunit GROUP CMD [ARG...]     CMD is a CUnit runner: counts from its
-#                                                       "N passed, M failed" line
+#   sh tools/test-group.sh counts GROUP CMD [ARG...]    counts from CMD's last line of the form
+#                                                       "N passed, M failed" (the CUnit runner
+#                                                       ./dfsim-test's), or "NAME: N passed, M
+#                                                       failed"
 #   sh tools/test-group.sh unittest GROUP CMD [ARG...]  CMD runs `python3 -m unittest -v`: counts
 #                                                       from "Ran N tests" and "OK (...)" or
 #                                                       "FAILED (...)"; each "... skipped 'WHY'"
@@ -23,7 +25,7 @@
 dir=${TEST_RESULTS:-build/test-results}
 
 usage() {
-    echo "usage: sh tools/test-group.sh cunit|unittest GROUP CMD [ARG...]" >&2
+    echo "usage: sh tools/test-group.sh counts|unittest GROUP CMD [ARG...]" >&2
     echo "       sh tools/test-group.sh commands GROUP 'CMD'..." >&2
     echo "       sh tools/test-group.sh summary GROUP..." >&2
     exit 2
@@ -98,15 +100,16 @@ verdict() {
     fi
 }
 
-run_cunit() {
+run_counts() {
     g=$1
     shift
     : >"$dir/$g.log"
     logged "$dir/$g.log" "$@"
     rc=$?
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$dir/$g.log" | tail -n 1)
+    line=$(sed -n 's/^\([A-Za-z0-9_-]*: \)\{0,1\}\([0-9][0-9]* passed, [0-9][0-9]* failed\)$/\2/p' \
+        "$dir/$g.log" | tail -n 1)
     if [ -z "$line" ]; then
-        record "$g" failed - - - "FAILED: exit $rc before its \"N passed, M failed\" line (see $dir/$g.log)"
+        record "$g" failed - - - "FAILED: no \"N passed, M failed\" line (exit $rc; see $dir/$g.log)"
         return
     fi
     # shellcheck disable=SC2086 # "N passed, M failed": $1 and $3
@@ -123,7 +126,7 @@ run_unittest() {
     ran=$(sed -n 's/^Ran \([0-9][0-9]*\) tests\{0,1\} in .*/\1/p' "$dir/$g.log" | tail -n 1)
     end=$(grep -E '^(OK|FAILED)( \(.*\))?$' "$dir/$g.log" | tail -n 1)
     if [ -z "$ran" ] || [ -z "$end" ]; then
-        record "$g" failed - - - "FAILED: exit $rc before unittest's \"Ran N tests\" and OK/FAILED lines (see $dir/$g.log)"
+        record "$g" failed - - - "FAILED: no \"Ran N tests\" and OK/FAILED lines from unittest (exit $rc; see $dir/$g.log)"
         return
     fi
     f=$(($(number "$end" failures) + $(number "$end" errors) + $(number "$end" "unexpected successes")))
@@ -212,7 +215,7 @@ shift
 mkdir -p "$dir" || exit 1
 case $mode in
 summary) summary "$@" ;;
-cunit | unittest | commands)
+counts | unittest | commands)
     [ $# -ge 2 ] || usage
     rm -f "$dir/$1"
     "run_$mode" "$@"
