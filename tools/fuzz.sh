@@ -12,7 +12,8 @@
 #                                             local corpus (libFuzzer steers by observed
 #                                             coverage, so runs still differ by a few inputs)
 #
-# A crashing, leaking or hanging input goes to build/fuzz/artifacts/TARGET-*.
+# A crashing, leaking or hanging input goes to build/fuzz/artifacts/TARGET-*. The known leak of
+# libconfig 1.5 is suppressed by tools/lsan.supp (by library file name: no symbolizer needed).
 
 usage() {
     echo "usage: sh tools/fuzz.sh explore config|sweep [SECONDS] | check config|sweep [RUNS] [SEED]" >&2
@@ -32,6 +33,11 @@ log=$out/$target.log
 
 if [ ! -x "$bin" ]; then
     echo "fuzz: $bin is missing: run 'make fuzz' (needs clang and libclang-rt-14-dev)" >&2
+    exit 1
+fi
+supp=$PWD/tools/lsan.supp
+if [ ! -r "$supp" ]; then
+    echo "fuzz: $supp is missing: run this from the repository root" >&2
     exit 1
 fi
 mkdir -p "$out/$target/corpus" "$out/artifacts"
@@ -63,6 +69,7 @@ start=$(date +%s)
 # a runaway allocation. -use_value_profile helps find the exact names and limits.
 # shellcheck disable=SC2086 # $budget is two options, $seeds two directories
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    LSAN_OPTIONS="suppressions=$supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
     "$bin" $budget -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
     -use_value_profile=1 -dict=tests/fuzz/config.dict -print_final_stats=1 \
     -artifact_prefix="$out/artifacts/$target-" \
@@ -74,9 +81,18 @@ runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
 cov=$(grep -E '^#[0-9]+' "$log" | tail -n 1 | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
 found=$(find "$corpus" -type f | wc -l)
+if [ "$status" -ne 0 ] && [ -z "$runs" ] && ! grep -q 'Test unit written' "$log"; then
+    tail -n 20 "$log" >&2
+    echo "fuzz: FAILED before fuzzing (exit $status): see the lines above, or $log" >&2
+    exit 1
+fi
 if [ "$status" -ne 0 ]; then
     grep -E 'ERROR|fuzz_(config|sweep):|SUMMARY|artifact' "$log" | head -n 20 >&2
     echo "fuzz: FAILED after ${runs:-?} executions: the input is in $out/artifacts/." >&2
+    if ! command -v llvm-symbolizer >/dev/null 2>&1 && [ ! -x /usr/bin/llvm-symbolizer-14 ]; then
+        echo "fuzz: (no llvm-symbolizer here, so the stacks in $log have no function names:" >&2
+        echo "      install llvm-14, or replay the input with ./dfsim-test fuzz as below)" >&2
+    fi
     echo "fuzz: fix the bug, copy the input to ${seeds#* }/ (replayed by" >&2
     echo "      './dfsim-test fuzz'), then run make fuzz again." >&2
     exit 1

@@ -2,7 +2,10 @@
 # slurm-cluster: a real one-node Slurm cluster on this machine (munged + slurmctld + slurmd from
 # Debian's packages, no systemd), for `make test-slurm`. Adapted from shared/tools/slurm-local.sh.
 #
-#   tools/slurm-cluster.sh start    install the packages if missing (root), start the daemons
+#   tools/slurm-cluster.sh check    can a cluster be had here? exit 0 (silent) if so; else prints
+#                                   the reason on stdout and exits 3, having changed nothing
+#   tools/slurm-cluster.sh start    install the packages if missing (root, `tools/deps.sh
+#                                   slurm`: the package list lives there), start the daemons
 #                                   that are not running, wait until the node takes jobs; prints
 #                                   "export SLURM_CONF=... DFSIM_SLURM_STARTED=0|1" on stdout
 #                                   for the clients (eval it; 1: this call started a daemon)
@@ -15,9 +18,11 @@
 # cluster that already answers (`sinfo` works with the system's configuration) is used as it is
 # and nothing is started or stopped. Environment: DFSIM_SLURM_TIMEOUT (60 s to wait for the
 # node), DFSIM_SLURM_NO_INSTALL=1 (never call apt-get).
-# Exit status: 0 ok; 1 with a "slurm-cluster: ERROR: ..." line; 3 no cluster can be had here
-# (not root, or Slurm missing with DFSIM_SLURM_NO_INSTALL=1): callers may skip.
+# Exit status: 0 ok; 1 with a "slurm-cluster: ERROR: ..." line; 3 no cluster can be had here,
+# for a reason found before anything is installed or started (not root; Slurm missing with
+# DFSIM_SLURM_NO_INSTALL=1 or no apt-get; no cgroup filesystem for slurmd): callers may skip.
 set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
 
 BASE=${DFSIM_SLURM_DIR:-/var/lib/dfsim-slurm}
 TIMEOUT=${DFSIM_SLURM_TIMEOUT:-60}
@@ -55,24 +60,57 @@ installed() {
         command -v sbatch >/dev/null && command -v munged >/dev/null
 }
 
+# A cluster that already answers with the system's configuration (and not one of ours).
+running_elsewhere() {
+    [ ! -f "$STARTED" ] && installed && env -u SLURM_CONF sinfo -h >/dev/null 2>&1
+}
+
+# cgroup_problem: prints why slurmd cannot start here for want of a cgroup filesystem, or
+# fails (nothing printed) if there is one. Slurm 22.05 (Debian 12) loads its cgroup plugin even
+# with proctrack/linuxproc and task/none, and detects the cgroup version from the filesystem on
+# /sys/fs/cgroup exactly as below (autodetect_cgroup_version); where it finds none, slurmd
+# exits with "No filesystem mounted on /sys/fs/cgroup".
+cgroup_problem() {
+    local fs sub
+    fs=$(stat -f -c %T /sys/fs/cgroup 2>/dev/null) ||
+        { echo "/sys/fs/cgroup does not exist (slurmd needs a cgroup filesystem there)"; return 0; }
+    case $fs in
+    cgroup2fs) return 1 ;;
+    tmpfs) # cgroup v1, or hybrid: slurmd reads the type of /sys/fs/cgroup/systemd
+        sub=$(stat -f -c %T /sys/fs/cgroup/systemd 2>/dev/null) || sub=none
+        case $sub in
+        cgroupfs) return 1 ;;
+        cgroup2fs) [ -d /sys/fs/cgroup/unified ] && return 1 ;;
+        esac
+        echo "/sys/fs/cgroup is a tmpfs without the cgroup hierarchy slurmd looks for at" \
+            "/sys/fs/cgroup/systemd (found: $sub)"
+        ;;
+    sysfs) echo "no cgroup filesystem mounted on /sys/fs/cgroup (slurmd cannot start without one)" ;;
+    *) echo "unknown filesystem type '$fs' on /sys/fs/cgroup (slurmd cannot start on it)" ;;
+    esac
+    return 0
+}
+
+# unavailable: prints why no cluster can be had here, or fails (nothing printed) if one can.
+# Looks only: installs and starts nothing.
+unavailable() {
+    running_elsewhere && return 1
+    if [ "$(id -u)" != 0 ]; then
+        echo "not root (cannot install or start slurmd)"
+    elif ! installed && [ "${DFSIM_SLURM_NO_INSTALL:-0}" = 1 ]; then
+        echo "Slurm is not installed and DFSIM_SLURM_NO_INSTALL=1 forbids installing it"
+    elif ! installed && ! command -v apt-get >/dev/null; then
+        echo "Slurm is not installed and there is no apt-get to install it"
+    else
+        cgroup_problem || return 1
+    fi
+    return 0
+}
+
 install_packages() {
     installed && return 0
-    if [ "$(id -u)" != 0 ] || [ "${DFSIM_SLURM_NO_INSTALL:-0}" = 1 ]; then
-        log "Slurm is not installed and cannot be installed here (needs root and apt-get)"
-        exit 3
-    fi
-    log "installing slurmctld slurmd slurm-client munge from Debian"
-    # Without systemd, keep the packages' postinst from starting their init.d services.
-    local made_policy=0 rc=0
-    if [ ! -e /usr/sbin/policy-rc.d ]; then
-        printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
-        chmod 755 /usr/sbin/policy-rc.d
-        made_policy=1
-    fi
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-        --no-install-recommends slurmctld slurmd slurm-client munge >/dev/null; } || rc=$?
-    [ "$made_policy" = 1 ] && rm -f /usr/sbin/policy-rc.d
-    [ "$rc" = 0 ] || die "apt-get install failed (rc=$rc)"
+    # Its output goes to stderr: stdout carries the environment line for the callers.
+    sh "$HERE/deps.sh" slurm >&2 || die "tools/deps.sh slurm could not install the Slurm packages"
     installed || die "packages installed but the Slurm commands are still missing"
 }
 
@@ -219,18 +257,26 @@ start_daemon() {
     die "$name exited right after its start"
 }
 
+cmd_check() {
+    local why
+    why=$(unavailable) || return 0
+    echo "$why"
+    exit 3
+}
+
 cmd_start() {
-    local t0
+    local t0 why
     t0=$(date +%s.%N)
-    install_packages
-    if [ ! -f "$STARTED" ] && env -u SLURM_CONF sinfo -h >/dev/null 2>&1; then
+    if running_elsewhere; then
         log "a Slurm cluster is already running: using it as it is"
+        echo "export DFSIM_SLURM_STARTED=0"
         return 0
     fi
-    if [ "$(id -u)" != 0 ]; then
-        log "starting the Slurm daemons needs root"
+    if why=$(unavailable); then
+        log "no cluster can be had here: $why"
         exit 3
     fi
+    install_packages
     mkdir -p "$BASE"
     export SLURM_CONF=$CONF
     start_munge
@@ -283,11 +329,12 @@ cmd_status() {
 }
 
 case "${1:-}" in
+check) cmd_check ;;
 start) cmd_start ;;
 stop) cmd_stop ;;
 status) cmd_status ;;
 *)
-    echo "usage: $0 start|stop|status" >&2
+    echo "usage: $0 check|start|stop|status" >&2
     exit 2
     ;;
 esac

@@ -43,15 +43,6 @@ variants = (
 """
 
 
-def sweep_available():
-    if not os.access(fixture.DFSIM, os.X_OK):
-        return False
-    r = subprocess.run([fixture.DFSIM, "--help"], stdout=subprocess.PIPE,
-                       stderr=subprocess.DEVNULL, universal_newlines=True)
-    return "dfsim sweep" in r.stdout
-
-
-@unittest.skipUnless(sweep_available(), "this ./dfsim has no `sweep` command yet")
 class TestTinySweep(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
