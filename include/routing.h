@@ -61,7 +61,7 @@ struct router_view {
     const int32_t *credits;          /* phits free behind [vc_offset[port] + vc] */
     const int *vc_offset;            /* per port: its first VC among the router's */
     const struct port_state *ports;  /* per port */
-    const int *capacity;             /* phits per input VC downstream, by port class */
+    const int *capacity;             /* per port: phits per input VC downstream */
     unsigned output_capacity;        /* packets per output buffer */
 };
 
@@ -76,8 +76,10 @@ struct routing_env {
     int link_latency[PORT_CLASSES]; /* cycles, by class */
     struct rng *rng;    /* the routing stream */
     void *state;        /* the mechanism's own (init/destroy) */
-    /* The view of any router now, for the per-cycle hook (PiggyBack's flags). */
+    /* The view of any router now, for the per-cycle hook (PiggyBack's flags); `views` holds
+     * every router's without its `now`, for hooks that read many routers each cycle. */
     void (*view)(const struct routing_env *env, int router, struct router_view *out);
+    const struct router_view *views;
     const void *owner;  /* for view(): the simulator */
 };
 
@@ -98,7 +100,7 @@ static inline int route_occupancy(struct route_ctx *c, int port, int vc)
 {
     c->adaptive = true;
     const struct router_view *v = &c->view;
-    return v->capacity[v->kind->port_class[port]] - v->credits[v->vc_offset[port] + vc];
+    return v->capacity[port] - v->credits[v->vc_offset[port] + vc];
 }
 static inline int route_credits(struct route_ctx *c, int port, int vc)
 {
@@ -125,12 +127,12 @@ static inline void *route_state(struct route_ctx *c)
 /* Phits per input VC behind a port of the router (fixed: no adaptivity). */
 static inline int route_capacity(const struct route_ctx *c, int port)
 {
-    return c->view.capacity[c->view.kind->port_class[port]];
+    return c->view.capacity[port];
 }
 /* The same readers on a router view (for per-cycle hooks). */
 static inline int view_occupancy(const struct router_view *v, int port, int vc)
 {
-    return v->capacity[v->kind->port_class[port]] - v->credits[v->vc_offset[port] + vc];
+    return v->capacity[port] - v->credits[v->vc_offset[port] + vc];
 }
 
 struct routing_ops {

@@ -28,6 +28,7 @@ struct sim_layout {
     uint8_t port_class[TOPOLOGY_MAX_RADIX];
     int port_latency[TOPOLOGY_MAX_RADIX];   /* latency of the link leaving each port */
     uint16_t ring_capacity[TOPOLOGY_MAX_RADIX]; /* packets per input VC of each port */
+    int port_capacity[TOPOLOGY_MAX_RADIX];  /* phits per input VC of each port */
     uint64_t transit_port_mask;             /* local and global ports */
     const struct router_kind *kind;
 };

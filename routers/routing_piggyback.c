@@ -98,13 +98,12 @@ static int global_port_occupancy(const struct routing_env *env, const struct rou
 static uint64_t piggyback_compute_flags(const struct routing_env *env, int router)
 {
     const struct piggyback_params *pp = env->params;
-    struct router_view v;
-    env->view(env, router, &v);
-    int h = v.kind->count[PORT_GLOBAL], first = v.kind->first[PORT_GLOBAL];
+    const struct router_view *v = &env->views[router];
+    int h = v->kind->count[PORT_GLOBAL], first = v->kind->first[PORT_GLOBAL];
     int occupancy[TOPOLOGY_MAX_RADIX];
     int64_t sum = 0;
     for (int k = 0; k < h; k++) {
-        occupancy[k] = global_port_occupancy(env, &v, first + k);
+        occupancy[k] = global_port_occupancy(env, v, first + k);
         sum += occupancy[k];
     }
     int64_t threshold = (int64_t)pp->coef * sum +

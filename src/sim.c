@@ -31,6 +31,7 @@ static void sim_layout_kind(struct sim *sim, const struct router_kind *kind,
         layout->port_vc_offset[port] = offset;
         layout->ring_capacity[port] =
             (uint16_t)(sim->capacity_phits[cls] / sim->packet_size);
+        layout->port_capacity[port] = sim->capacity_phits[cls];
         offset += vcs[cls];
         if (cls != PORT_NODE)
             layout->transit_port_mask |= 1ull << port;
@@ -123,7 +124,7 @@ static int sim_init_router_views(struct sim *sim)
             .credits = &sim->credits[sim->router_vc_base[r]],
             .vc_offset = layout->port_vc_offset,
             .ports = sim_port(sim, r, 0),
-            .capacity = sim->capacity_phits,
+            .capacity = layout->port_capacity,
             .output_capacity = sim->output_capacity,
         };
     }
@@ -155,6 +156,7 @@ static void sim_init_routing_env(struct sim *sim)
     env->link_latency[PORT_GLOBAL] = cfg->links.global_latency;
     env->rng = &sim->routing_rng;
     env->view = sim_env_view;
+    env->views = sim->router_views;
     env->owner = sim;
 }
 
