@@ -10,6 +10,31 @@
 #include "settings.h"
 
 #define CONFIG_ERROR_LEN 1024 /* longest error message */
+#define CONFIG_MAX_JOBS 16    /* jobs of one config */
+
+/* One job of `jobs = ( { ... }, ... )` (traffic/job_config.c declares its settings and says
+ * which a job reads: the chosen placement's, pattern's and process's, or motif's). */
+struct config_job {
+    char name[SETTING_STRING_LEN];
+    int nodes;
+    int placement;  /* placement_registry */
+    int first_node; /* contiguous: -1 = right after the previous contiguous job */
+    struct setting_int_list groups;
+    char allocation_file[SETTING_STRING_LEN];
+    int pattern; /* 0 = none (a motif job), else job_config's pattern names */
+    int motif;   /* 0 = none (an open-loop job), else 1 + motif_registry index */
+    double load; /* open loop: phits/(node*cycle) */
+    int process; /* injection_registry */
+    int64_t interval_cycles, on_cycles, off_cycles;
+    int offset, targets;
+    int64_t message_bytes; /* 0: single packets (open loop) */
+    int iterations;
+    int64_t compute_cycles;
+    struct setting_int_list dims;
+    int root;
+    bool periodic;
+    int64_t allreduce_threshold;
+};
 
 /* One struct per config group. A plug-in is chosen by its index in its registry
  * (routing_registry[cfg->routing.mechanism]); plug-in settings (a topology kind's, a routing
@@ -19,7 +44,7 @@ struct sim_config {
     char name[128];  /* config file name without directory and ".cfg" */
     char path[4096]; /* config file as given */
     struct config_sim {
-        int64_t warmup_cycles, measure_cycles, seed, deadlock_cycles;
+        int64_t warmup_cycles, measure_cycles, seed, deadlock_cycles, max_cycles;
     } sim;
     struct config_topology {
         int kind;        /* topology_registry */
@@ -50,8 +75,11 @@ struct sim_config {
         int pattern; /* pattern_registry */
         double load;
         int packet_size;
+        int phit_bytes; /* bytes of a phit: message sizes in bytes become phits */
         struct setting_arena params;
     } traffic;
+    int n_jobs;
+    struct config_job jobs[CONFIG_MAX_JOBS];
 };
 
 /* The name of a config or sweep file: its base name without directory and ".cfg",

@@ -13,7 +13,7 @@
 
 struct sim_config;
 
-#define SETTING_STRING_LEN 64 /* longest free-text value + 1 */
+#define SETTING_STRING_LEN 256 /* longest free-text value + 1 (file names, job names) */
 #define SETTING_LIST_MAX 256  /* most elements of an integer list */
 #define SETTING_ARENA_BYTES 256 /* plug-in settings of one group */
 
@@ -88,8 +88,9 @@ struct setting_table {
  * reported, and an alternative when that one was not written anywhere) and what is wrong
  * ("... (expected ...)"). */
 struct setting_issue {
-    const char *key, *alt; /* full names: "traffic.offset" */
+    const char *key, *alt; /* full names: "traffic.offset" (may point to names[]) */
     char text[640];
+    char names[2][192]; /* room for names built by the check ("jobs.app.nodes") */
 };
 
 /* Plug-ins of a group: a registry whose plug-in i has the settings table table(i) (NULL when
@@ -112,21 +113,59 @@ struct settings_group {
 /* The groups of a config, in file order; NULL-terminated. */
 extern const struct settings_group *const settings_groups[];
 
-/* One setting of the schema, located in struct sim_config. */
+/* A list of groups in a config file, e.g. jobs = ( { name = "a"; ... }, { ... } ); every
+ * element has the settings of `tables` (offsets into the element's struct) and is named by its
+ * `name_key` setting, so that "jobs.a.load" names a setting of the element called a. */
+struct settings_list {
+    const char *name;    /* "jobs" */
+    size_t offset;       /* of the element array in struct sim_config */
+    size_t count_offset; /* of the int number of elements in struct sim_config */
+    size_t element_size;
+    int max;             /* elements the array holds */
+    const char *name_key;
+    const struct setting_table *const *tables; /* NULL-terminated */
+    /* Optional: whether an element reads setting key (a key written for an element that does
+     * not read it is an error: say why); and the checks across elements. */
+    bool (*reads)(const void *element, const char *key, char *why, size_t len);
+    int (*check)(const struct sim_config *cfg, struct setting_issue *issue);
+};
+
+/* The lists of a config, after the groups; NULL-terminated. */
+extern const struct settings_list *const settings_lists[];
+
+/* One setting of the schema, located in struct sim_config. A setting of a list element has
+ * `list` set and `element` its index (-1 when the schema is walked without a config: then
+ * offset is that of element 0). */
 struct setting_ref {
-    const struct settings_group *group;
+    const struct settings_group *group; /* NULL for a list element's setting */
+    const struct settings_list *list;
+    int element;
     const struct setting_table *table;
     const struct setting *row;
     size_t offset; /* of the value in struct sim_config */
 };
 
-/* Visits every setting in canonical order (group order; in a group its own tables, then the
- * plug-ins' in registry order): fn returns 0 to go on, anything else stops the walk and is
- * returned. */
+/* Visits every setting of the schema in canonical order (group order; in a group its own
+ * tables, then the plug-ins' in registry order; then each list's settings once, element -1):
+ * fn returns 0 to go on, anything else stops the walk and is returned. */
 int settings_each(int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx);
-/* The setting "group.name", or -1. */
+/* The same over a config: the groups, then every element of every list. */
+int settings_each_in(const struct sim_config *cfg, int (*fn)(void *ctx, const struct setting_ref *ref),
+                     void *ctx);
+/* The group setting "group.name", or -1. */
 int settings_find(const char *group, const char *name, struct setting_ref *out);
 int settings_find_full(const char *full, struct setting_ref *out);
+/* Like settings_find_full, and also "LIST.NAME.KEY" for the element of cfg called NAME. */
+int settings_find_in(const struct sim_config *cfg, const char *full, struct setting_ref *out);
+const struct settings_list *settings_list_named(const char *name);
+/* The setting `key` of element i of a list, or -1. */
+int settings_find_element(const struct settings_list *list, int i, const char *key,
+                          struct setting_ref *out);
+/* Element i's struct in cfg, and the number of elements. */
+void *settings_element(struct sim_config *cfg, const struct settings_list *list, int i);
+int settings_list_count(const struct sim_config *cfg, const struct settings_list *list);
+/* Writes the defaults of every setting of element i. */
+void settings_fill_element(struct sim_config *cfg, const struct settings_list *list, int i);
 bool settings_is_group(const char *name);
 const struct settings_group *settings_group_named(const char *name);
 
@@ -150,8 +189,11 @@ void settings_format(const struct sim_config *cfg, const struct setting_ref *r, 
                      char *buf, size_t len);
 /* The default as written in a config file. */
 void settings_format_default(const struct setting *row, char *buf, size_t len);
-/* "group.name" */
+/* "group.name"; for a list element "list.NAME.key" (its name) or "list[i].key" (unnamed),
+ * with a config, and "list[].key" in the schema. */
 void settings_full_name(const struct setting_ref *r, char *buf, size_t len);
+void settings_full_name_in(const struct sim_config *cfg, const struct setting_ref *r, char *buf,
+                           size_t len);
 
 /* The allowed names of a CHOICE setting (NULL-terminated), ", "-separated, index of one. */
 const char *const *settings_choices(const struct setting *row);

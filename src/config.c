@@ -14,6 +14,7 @@
 
 #include "arbiter.h"
 #include "config_include.h"
+#include "job_config.h"
 #include "link_rate.h"
 #include "misroute_policy.h"
 #include "routing.h"
@@ -49,6 +50,10 @@ static const struct setting config_sim_rows[] = {
                    SETTING_UNBOUNDED_INT64,
                    "watchdog: stop (exit 3) if packets are in flight, none moved this long and "
                    "nothing is on a link (at least router.latency + 2 * packet_size + 1)"),
+    SETTING_NUMBER(struct config_sim, SETTING_INT64, "max_cycles", max_cycles, 2000000, 1,
+                   INT_MAX,
+                   "with closed-loop jobs: the run ends when they all finished, or here (it "
+                   "says it was capped)"),
 };
 
 static const struct setting config_links_rows[] = {
@@ -166,6 +171,13 @@ CONFIG_PLUGIN_GROUP(config_group_routing, routing, struct config_routing, config
 CONFIG_PLUGIN_GROUP(config_group_traffic, traffic, struct config_traffic, config_traffic_tables,
                     config_traffic_plugins);
 
+static const struct settings_list config_list_jobs = {
+    "jobs",           offsetof(struct sim_config, jobs), offsetof(struct sim_config, n_jobs),
+    sizeof(struct config_job), CONFIG_MAX_JOBS,  "name",
+    job_config_tables, job_config_reads, job_config_check_all};
+
+const struct settings_list *const settings_lists[] = {&config_list_jobs, NULL};
+
 const struct settings_group *const settings_groups[] = {
     &config_group_sim,     &config_group_topology, &config_group_links,
     &config_group_buffers, &config_group_router,   &config_group_vcs,
@@ -188,6 +200,12 @@ struct config_value {
     int b;
     const char *s;
     const config_setting_t *elements; /* CONFIG_TYPE_ARRAY or LIST */
+};
+
+/* A setting being stored, with the name messages give it ("traffic.load", "jobs.app.load"). */
+struct config_target {
+    struct setting_ref ref;
+    char key[192];
 };
 
 /* State of one config_load. */
@@ -326,7 +344,7 @@ struct config_group_listing {
 static int config_list_group(void *ctx, const struct setting_ref *r)
 {
     struct config_group_listing *l = ctx;
-    if (strlen(r->group->name) == l->group_len &&
+    if (r->group && strlen(r->group->name) == l->group_len &&
         strncmp(r->group->name, l->group, l->group_len) == 0)
         config_append(l->buf, l->len, "%s %s.%s", l->listed++ ? "," : "", r->group->name,
                       r->row->name);
@@ -337,8 +355,9 @@ static void config_unknown_setting(const char *full, char *problem, size_t len)
 {
     struct setting_ref near;
     if (config_suggest(full, &near)) {
-        snprintf(problem, len, "%s: unknown setting (did you mean '%s.%s'?)", full,
-                 near.group->name, near.row->name);
+        char name[160];
+        settings_full_name(&near, name, sizeof name);
+        snprintf(problem, len, "%s: unknown setting (did you mean '%s'?)", full, name);
         return;
     }
     const char *dot = strchr(full, '.');
@@ -414,7 +433,7 @@ static void config_describe(const struct config_value *v, char *buf, size_t len)
     }
 }
 
-static int config_type_error(const struct setting_ref *r, const struct config_value *v,
+static int config_type_error(const struct config_target *t, const struct config_value *v,
                              char *problem, size_t len)
 {
     static const char *const expected[] = {[SETTING_INT] = "an integer",
@@ -426,12 +445,12 @@ static int config_type_error(const struct setting_ref *r, const struct config_va
                                            [SETTING_INT_LIST] = "an array of integers"};
     char got[128], names[256] = "", list[224];
     config_describe(v, got, sizeof got);
-    if (r->row->type == SETTING_CHOICE) {
-        settings_names_text(r->row, list, sizeof list);
+    if (t->ref.row->type == SETTING_CHOICE) {
+        settings_names_text(t->ref.row, list, sizeof list);
         snprintf(names, sizeof names, " (one of: %s)", list);
     }
-    snprintf(problem, len, "%s.%s: expected %s%s, got %s", r->group->name, r->row->name,
-             expected[r->row->type], names, got);
+    snprintf(problem, len, "%s: expected %s%s, got %s", t->key,
+             expected[t->ref.row->type], names, got);
     return -1;
 }
 
@@ -449,13 +468,12 @@ static void config_range_text(const struct setting *row, bool too_big, char *buf
         snprintf(buf, len, "an integer in [%lld, %lld]", (long long)row->min, (long long)row->max);
 }
 
-static int config_range_error(const struct setting_ref *r, const char *value, bool too_big,
+static int config_range_error(const struct config_target *t, const char *value, bool too_big,
                               char *problem, size_t len)
 {
     char expected[96];
-    config_range_text(r->row, too_big, expected, sizeof expected);
-    snprintf(problem, len, "%s.%s: %s is out of range (expected %s)", r->group->name,
-             r->row->name, value, expected);
+    config_range_text(t->ref.row, too_big, expected, sizeof expected);
+    snprintf(problem, len, "%s: %s is out of range (expected %s)", t->key, value, expected);
     return -1;
 }
 
@@ -465,30 +483,30 @@ static bool config_is_int(const struct config_value *v)
 }
 
 /* An integer within the row's range, or the problem. */
-static int config_check_int(const struct setting_ref *r, long long i, char *problem, size_t len)
+static int config_check_int(const struct config_target *t, long long i, char *problem, size_t len)
 {
-    if ((double)i >= r->row->min && (double)i <= r->row->max)
+    if ((double)i >= t->ref.row->min && (double)i <= t->ref.row->max)
         return 0;
     char value[32];
     snprintf(value, sizeof value, "%lld", i);
-    return config_range_error(r, value, (double)i > r->row->max, problem, len);
+    return config_range_error(t, value, (double)i > t->ref.row->max, problem, len);
 }
 
-static int config_store_int(const struct setting_ref *r, const struct config_value *v, char *field,
+static int config_store_int(const struct config_target *t, const struct config_value *v, char *field,
                             char *problem, size_t len)
 {
     if (!config_is_int(v))
-        return config_type_error(r, v, problem, len);
-    if (config_check_int(r, v->i, problem, len))
+        return config_type_error(t, v, problem, len);
+    if (config_check_int(t, v->i, problem, len))
         return -1;
-    if (r->row->type == SETTING_INT)
+    if (t->ref.row->type == SETTING_INT)
         *(int *)field = (int)v->i;
     else
         *(int64_t *)field = (int64_t)v->i;
     return 0;
 }
 
-static int config_store_double(const struct setting_ref *r, const struct config_value *v,
+static int config_store_double(const struct config_target *t, const struct config_value *v,
                                char *field, char *problem, size_t len)
 {
     double x;
@@ -500,54 +518,54 @@ static int config_store_double(const struct setting_ref *r, const struct config_
         x = (double)v->i;
         snprintf(value, sizeof value, "%lld", v->i);
     } else {
-        return config_type_error(r, v, problem, len);
+        return config_type_error(t, v, problem, len);
     }
-    if (!isfinite(x) || x < r->row->min || x > r->row->max)
-        return config_range_error(r, value, !(x < r->row->min), problem, len);
+    if (!isfinite(x) || x < t->ref.row->min || x > t->ref.row->max)
+        return config_range_error(t, value, !(x < t->ref.row->min), problem, len);
     *(double *)field = x;
     return 0;
 }
 
-static int config_store_choice(const struct setting_ref *r, const struct config_value *v,
+static int config_store_choice(const struct config_target *t, const struct config_value *v,
                                char *field, char *problem, size_t len)
 {
     if (v->type != CONFIG_TYPE_STRING)
-        return config_type_error(r, v, problem, len);
-    int index = settings_choice_index(r->row, v->s);
+        return config_type_error(t, v, problem, len);
+    int index = settings_choice_index(t->ref.row, v->s);
     if (index < 0) {
         char list[256];
-        settings_names_text(r->row, list, sizeof list);
-        snprintf(problem, len, "%s.%s: unknown value '%.64s' (expected one of: %s)",
-                 r->group->name, r->row->name, v->s, list);
+        settings_names_text(t->ref.row, list, sizeof list);
+        snprintf(problem, len, "%s: unknown value '%.64s' (expected one of: %s)", t->key, v->s,
+                 list);
         return -1;
     }
     *(int *)field = index;
     return 0;
 }
 
-static int config_store_string(const struct setting_ref *r, const struct config_value *v,
+static int config_store_string(const struct config_target *t, const struct config_value *v,
                                char *field, char *problem, size_t len)
 {
     if (v->type != CONFIG_TYPE_STRING)
-        return config_type_error(r, v, problem, len);
+        return config_type_error(t, v, problem, len);
     if (strlen(v->s) >= SETTING_STRING_LEN) {
-        snprintf(problem, len, "%s.%s: '%.40s...' is too long (expected at most %d characters)",
-                 r->group->name, r->row->name, v->s, SETTING_STRING_LEN - 1);
+        snprintf(problem, len, "%s: '%.40s...' is too long (expected at most %d characters)",
+                 t->key, v->s, SETTING_STRING_LEN - 1);
         return -1;
     }
     snprintf(field, SETTING_STRING_LEN, "%s", v->s);
     return 0;
 }
 
-static int config_store_list(const struct setting_ref *r, const struct config_value *v,
+static int config_store_list(const struct config_target *t, const struct config_value *v,
                              char *field, char *problem, size_t len)
 {
     if (!v->elements)
-        return config_type_error(r, v, problem, len);
+        return config_type_error(t, v, problem, len);
     int n = config_setting_length(v->elements);
     if (n > SETTING_LIST_MAX) {
-        snprintf(problem, len, "%s.%s: %d elements (expected at most %d)", r->group->name,
-                 r->row->name, n, SETTING_LIST_MAX);
+        snprintf(problem, len, "%s: %d elements (expected at most %d)", t->key, n,
+                 SETTING_LIST_MAX);
         return -1;
     }
     struct setting_int_list *list = (struct setting_int_list *)field;
@@ -555,8 +573,8 @@ static int config_store_list(const struct setting_ref *r, const struct config_va
         struct config_value e;
         config_value_of(config_setting_get_elem(v->elements, i), &e);
         if (!config_is_int(&e))
-            return config_type_error(r, v, problem, len);
-        if (config_check_int(r, e.i, problem, len))
+            return config_type_error(t, v, problem, len);
+        if (config_check_int(t, e.i, problem, len))
             return -1;
         list->values[i] = (int)e.i;
     }
@@ -564,30 +582,36 @@ static int config_store_list(const struct setting_ref *r, const struct config_va
     return 0;
 }
 
-/* Checks a value against its row and stores it; returns 0 or -1 with the problem. */
-static int config_store(const struct setting_ref *r, const struct config_value *v,
-                        struct sim_config *cfg, char *problem, size_t len)
+/* Checks a value against its row and stores it at field; returns 0 or -1 with the problem. */
+static int config_store_at(const struct config_target *t, const struct config_value *v,
+                           char *field, char *problem, size_t len)
 {
-    char *field = (char *)cfg + r->offset;
-    switch (r->row->type) {
+    switch (t->ref.row->type) {
     case SETTING_INT:
     case SETTING_INT64:
-        return config_store_int(r, v, field, problem, len);
+        return config_store_int(t, v, field, problem, len);
     case SETTING_DOUBLE:
-        return config_store_double(r, v, field, problem, len);
+        return config_store_double(t, v, field, problem, len);
     case SETTING_BOOL:
         if (v->type != CONFIG_TYPE_BOOL)
-            return config_type_error(r, v, problem, len);
+            return config_type_error(t, v, problem, len);
         *(bool *)field = v->b != 0;
         return 0;
     case SETTING_CHOICE:
-        return config_store_choice(r, v, field, problem, len);
+        return config_store_choice(t, v, field, problem, len);
     case SETTING_STRING:
-        return config_store_string(r, v, field, problem, len);
+        return config_store_string(t, v, field, problem, len);
     case SETTING_INT_LIST:
-        return config_store_list(r, v, field, problem, len);
+        return config_store_list(t, v, field, problem, len);
     }
     return -1;
+}
+
+/* The same into the setting's place in cfg. */
+static int config_store(const struct config_target *t, const struct config_value *v,
+                        struct sim_config *cfg, char *problem, size_t len)
+{
+    return config_store_at(t, v, (char *)cfg + t->ref.offset, problem, len);
 }
 
 /* ---- 64-bit integers ---- */
@@ -615,7 +639,7 @@ static int config_reparse_int(const char *text, long long *out)
 }
 
 /* Corrects an integer value read by libconfig from its literal (NULL: leave it). */
-static int config_fix_int(const struct setting_ref *r, const char *literal,
+static int config_fix_int(const struct config_target *t, const char *literal,
                           struct config_value *v, char *problem, size_t len)
 {
     long long exact;
@@ -627,7 +651,7 @@ static int config_fix_int(const struct setting_ref *r, const char *literal,
         size_t n = strspn(literal, " \t");
         snprintf(value, sizeof value, "%.*s",
                  (int)strspn(literal + n, "+-0123456789abcdefxABCDEFX"), literal + n);
-        return config_range_error(r, value, true, problem, len);
+        return config_range_error(t, value, true, problem, len);
     }
     if (rc == 0 && exact != v->i) {
         v->i = exact;
@@ -667,6 +691,32 @@ static int config_fail_at(struct config_loader *ld, const config_setting_t *s, c
     return -1;
 }
 
+static void config_target_of(const struct sim_config *cfg, const struct setting_ref *r,
+                             struct config_target *t)
+{
+    t->ref = *r;
+    settings_full_name_in(cfg, r, t->key, sizeof t->key);
+}
+
+/* Reads setting s (found as r) into the config. */
+static int config_read_setting(struct config_loader *ld, const struct setting_ref *r,
+                               config_setting_t *s)
+{
+    char problem[CONFIG_PROBLEM_LEN];
+    struct config_target t;
+    config_target_of(ld->cfg, r, &t);
+    struct config_value v;
+    config_value_of(s, &v);
+    const char *file = config_setting_source_file(s);
+    int line = (int)config_setting_source_line(s);
+    const char *literal = file ? NULL : config_file_literal(ld->text, line, config_setting_name(s));
+    if (config_fix_int(&t, literal, &v, problem, sizeof problem) ||
+        config_store(&t, &v, ld->cfg, problem, sizeof problem))
+        return config_fail_at(ld, s, problem);
+    config_remember(ld, r, (struct config_origin){0, file ? file : ld->path, line, NULL});
+    return 0;
+}
+
 static int config_walk_setting(struct config_loader *ld, const char *group, config_setting_t *s)
 {
     char problem[CONFIG_PROBLEM_LEN], full[160];
@@ -677,15 +727,77 @@ static int config_walk_setting(struct config_loader *ld, const char *group, conf
         config_unknown_setting(full, problem, sizeof problem);
         return config_fail_at(ld, s, problem);
     }
-    struct config_value v;
-    config_value_of(s, &v);
-    const char *file = config_setting_source_file(s);
-    int line = (int)config_setting_source_line(s);
-    const char *literal = file ? NULL : config_file_literal(ld->text, line, name);
-    if (config_fix_int(&r, literal, &v, problem, sizeof problem) ||
-        config_store(&r, &v, ld->cfg, problem, sizeof problem))
-        return config_fail_at(ld, s, problem);
-    config_remember(ld, &r, (struct config_origin){0, file ? file : ld->path, line, NULL});
+    return config_read_setting(ld, &r, s);
+}
+
+/* ---- lists of groups: jobs = ( { ... }, ... ) ---- */
+
+static void config_list_keys(const struct settings_list *list, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int k = 0; list->tables[k]; k++)
+        for (int i = 0; i < list->tables[k]->count; i++)
+            config_append(buf, len, "%s%s", buf[0] ? ", " : "", list->tables[k]->rows[i].name);
+}
+
+/* Element i of a list from its group in the file; its name first, so messages about its
+ * other settings name it ("jobs.app.load"). */
+static int config_walk_element(struct config_loader *ld, const struct settings_list *list, int i,
+                               config_setting_t *g)
+{
+    char problem[CONFIG_PROBLEM_LEN], got[128], keys[480];
+    if (!config_setting_is_group(g)) {
+        struct config_value v;
+        config_value_of(g, &v);
+        config_describe(&v, got, sizeof got);
+        snprintf(problem, sizeof problem,
+                 "%s[%d]: expected a group { name = \"...\"; ... }, got %s", list->name, i, got);
+        return config_fail_at(ld, g, problem);
+    }
+    settings_fill_element(ld->cfg, list, i);
+    *(int *)((char *)ld->cfg + list->count_offset) = i + 1;
+    config_setting_t *name = config_setting_get_member(g, list->name_key);
+    struct setting_ref r;
+    if (name && settings_find_element(list, i, list->name_key, &r) == 0 &&
+        config_read_setting(ld, &r, name))
+        return -1;
+    for (int k = 0; k < config_setting_length(g); k++) {
+        config_setting_t *s = config_setting_get_elem(g, (unsigned)k);
+        if (s == name)
+            continue;
+        if (settings_find_element(list, i, config_setting_name(s), &r) != 0) {
+            config_list_keys(list, keys, sizeof keys);
+            snprintf(problem, sizeof problem, "%s[%d].%.64s: unknown setting (expected one of: %s)",
+                     list->name, i, config_setting_name(s), keys);
+            return config_fail_at(ld, s, problem);
+        }
+        if (config_read_setting(ld, &r, s))
+            return -1;
+    }
+    return 0;
+}
+
+static int config_walk_list(struct config_loader *ld, const struct settings_list *list,
+                            config_setting_t *l)
+{
+    char problem[CONFIG_PROBLEM_LEN], got[128];
+    if (!config_setting_is_list(l) && !(config_setting_is_array(l) && config_setting_length(l) == 0)) {
+        struct config_value v;
+        config_value_of(l, &v);
+        config_describe(&v, got, sizeof got);
+        snprintf(problem, sizeof problem, "%s: expected a list %s = ( { ... }, ... ), got %s",
+                 list->name, list->name, got);
+        return config_fail_at(ld, l, problem);
+    }
+    int n = config_setting_length(l);
+    if (n > list->max) {
+        snprintf(problem, sizeof problem, "%s: %d elements (expected at most %d)", list->name, n,
+                 list->max);
+        return config_fail_at(ld, l, problem);
+    }
+    for (int i = 0; i < n; i++)
+        if (config_walk_element(ld, list, i, config_setting_get_elem(l, (unsigned)i)))
+            return -1;
     return 0;
 }
 
@@ -693,6 +805,9 @@ static int config_walk_group(struct config_loader *ld, config_setting_t *g)
 {
     char problem[CONFIG_PROBLEM_LEN], got[128];
     const char *name = config_setting_name(g);
+    const struct settings_list *list = settings_list_named(name);
+    if (list)
+        return config_walk_list(ld, list, g);
     if (!settings_is_group(name)) {
         if (config_setting_is_group(g))
             config_unknown_group(name, problem, sizeof problem);
@@ -826,6 +941,30 @@ static int config_override_key(const char *arg, const char *eq, char *key, size_
     return 0;
 }
 
+/* "jobs.NAME.KEY" for a NAME no element has: names the elements; returns 1 if it was that. */
+static int config_unknown_element(const struct sim_config *cfg, const char *key, char *problem,
+                                  size_t len)
+{
+    const char *dot = strchr(key, '.'), *last = strrchr(key, '.');
+    if (!dot || dot == last || (size_t)(dot - key) >= 64)
+        return 0;
+    char name[64];
+    memcpy(name, key, (size_t)(dot - key));
+    name[dot - key] = '\0';
+    const struct settings_list *list = settings_list_named(name);
+    if (!list)
+        return 0;
+    snprintf(problem, len, "%.*s: no %s element is named '%.*s' (expected one of:",
+             (int)(last - key), key, list->name, (int)(last - dot - 1), dot + 1);
+    struct setting_ref r;
+    for (int i = 0; i < settings_list_count(cfg, list); i++)
+        if (settings_find_element(list, i, list->name_key, &r) == 0)
+            config_append(problem, len, "%s %s", i ? "," : "",
+                          (const char *)cfg + r.offset);
+    config_append(problem, len, ")");
+    return 1;
+}
+
 /* Stores VALUE into setting r; returns 0 or -1 with the problem. */
 static int config_override_value(struct config_loader *ld, const struct setting_ref *r,
                                  const char *value, char *problem, size_t len)
@@ -836,8 +975,10 @@ static int config_override_value(struct config_loader *ld, const struct setting_
     config_init(&scratch);
     value += strspn(value, " \t");
     config_parse_value(&scratch, value, &v, bare, sizeof bare);
+    struct config_target t;
+    config_target_of(ld->cfg, r, &t);
     int rc =
-        config_fix_int(r, value, &v, problem, len) || config_store(r, &v, ld->cfg, problem, len)
+        config_fix_int(&t, value, &v, problem, len) || config_store(&t, &v, ld->cfg, problem, len)
             ? -1
             : 0;
     config_destroy(&scratch);
@@ -846,7 +987,7 @@ static int config_override_value(struct config_loader *ld, const struct setting_
 
 static int config_apply_override(struct config_loader *ld, const char *arg)
 {
-    char key[96], problem[CONFIG_PROBLEM_LEN];
+    char key[320], problem[CONFIG_PROBLEM_LEN];
     const char *eq = strchr(arg, '=');
     if (!eq || config_override_key(arg, eq, key, sizeof key) != 0) {
         snprintf(ld->err, CONFIG_ERROR_LEN,
@@ -855,10 +996,10 @@ static int config_apply_override(struct config_loader *ld, const char *arg)
     }
     struct setting_ref r;
     int rc = -1;
-    if (settings_find_full(key, &r))
-        config_unknown_setting(key, problem, sizeof problem);
-    else
+    if (settings_find_in(ld->cfg, key, &r) == 0)
         rc = config_override_value(ld, &r, eq + 1, problem, sizeof problem);
+    else if (!config_unknown_element(ld->cfg, key, problem, sizeof problem))
+        config_unknown_setting(key, problem, sizeof problem);
     if (rc == 0)
         config_remember(ld, &r, (struct config_origin){0, NULL, 0, arg});
     else
@@ -896,11 +1037,12 @@ void config_set_defaults(struct sim_config *cfg)
 }
 
 /* The place a setting was written, or NULL. */
-static const struct config_origin *config_origin_of(const struct config_origin *origin,
+static const struct config_origin *config_origin_of(const struct sim_config *cfg,
+                                                    const struct config_origin *origin,
                                                     int n_origins, const char *key)
 {
     struct setting_ref r;
-    if (!key || settings_find_full(key, &r))
+    if (!key || settings_find_in(cfg, key, &r))
         return NULL;
     for (int i = 0; i < n_origins; i++)
         if (origin[i].offset == r.offset)
@@ -913,9 +1055,9 @@ static int config_report(const struct sim_config *cfg, const struct config_origi
                          int n_origins, const char *key, const char *alt, char *err,
                          const char *fmt, ...)
 {
-    const struct config_origin *o = config_origin_of(origin, n_origins, key);
+    const struct config_origin *o = config_origin_of(cfg, origin, n_origins, key);
     if (!o)
-        o = config_origin_of(origin, n_origins, alt);
+        o = config_origin_of(cfg, origin, n_origins, alt);
     char where[360];
     if (o && o->set)
         snprintf(where, sizeof where, "--set %.300s", o->set);
@@ -976,8 +1118,10 @@ static void config_value_stored(const struct sim_config *cfg, const struct setti
 static int config_check_row(void *ctx, const struct setting_ref *r)
 {
     struct config_checker *c = ctx;
-    char problem[CONFIG_PROBLEM_LEN], key[96];
-    settings_full_name(r, key, sizeof key);
+    char problem[CONFIG_PROBLEM_LEN];
+    struct config_target t;
+    config_target_of(c->cfg, r, &t);
+    const char *key = t.key;
     if (r->row->type == SETTING_CHOICE) {
         int index = *(const int *)settings_value(c->cfg, r), n = 0;
         for (const char *const *names = settings_choices(r->row); names[n]; n++)
@@ -993,7 +1137,7 @@ static int config_check_row(void *ctx, const struct setting_ref *r)
     if (r->row->type == SETTING_INT_LIST) {
         const struct setting_int_list *l = settings_value(c->cfg, r);
         for (int i = 0; i < l->count && i < SETTING_LIST_MAX; i++)
-            if (config_check_int(r, l->values[i], problem, sizeof problem))
+            if (config_check_int(&t, l->values[i], problem, sizeof problem))
                 return config_report(c->cfg, c->origin, c->n_origins, key, key, c->err, "%s",
                                      problem + strlen(key) + 2);
         if (l->count >= 0 && l->count <= SETTING_LIST_MAX)
@@ -1002,9 +1146,15 @@ static int config_check_row(void *ctx, const struct setting_ref *r)
                              "%d elements (expected 0 to %d)", l->count, SETTING_LIST_MAX);
     }
     struct config_value v;
-    struct sim_config scratch;
+    union {
+        int i;
+        int64_t i64;
+        double d;
+        bool b;
+        char s[SETTING_STRING_LEN];
+    } scratch;
     config_value_stored(c->cfg, r, &v);
-    if (config_store(r, &v, &scratch, problem, sizeof problem) == 0)
+    if (config_store_at(&t, &v, (char *)&scratch, problem, sizeof problem) == 0)
         return 0;
     /* the problem starts with the key already */
     return config_report(c->cfg, c->origin, c->n_origins, key, key, c->err, "%s",
@@ -1018,7 +1168,10 @@ static int config_check_table(void *ctx, const struct setting_ref *r)
     if (r->row != &r->table->rows[0] || !r->table->check)
         return 0; /* once per table */
     struct setting_issue issue = {0};
-    if (r->table->check(c->cfg, settings_params(c->cfg, r->table), &issue) == 0)
+    const void *params = r->list ? (const char *)c->cfg + r->list->offset +
+                                       (size_t)r->element * r->list->element_size
+                                 : settings_params(c->cfg, r->table);
+    if (r->table->check(c->cfg, params, &issue) == 0)
         return 0;
     return config_report(c->cfg, c->origin, c->n_origins, issue.key, issue.alt, c->err, "%s",
                          issue.text);
@@ -1084,14 +1237,60 @@ static int config_check_watchdog(const struct config_checker *c)
                          (long long)cfg->sim.deadlock_cycles, minimum);
 }
 
+/* A setting written for a list element that does not read it (a motif's dims on a job that
+ * runs alltoall) is an error: a typo or a misunderstanding either way. */
+static int config_check_unread(const struct config_checker *c)
+{
+    char why[512], key[192];
+    for (int i = 0; i < c->n_origins; i++) {
+        for (int l = 0; settings_lists[l]; l++) {
+            const struct settings_list *list = settings_lists[l];
+            size_t offset = c->origin[i].offset;
+            if (!list->reads || offset < list->offset ||
+                offset >= list->offset + (size_t)list->max * list->element_size)
+                continue;
+            int element = (int)((offset - list->offset) / list->element_size);
+            const char *base = (const char *)c->cfg + list->offset +
+                               (size_t)element * list->element_size;
+            for (int k = 0; list->tables[k]; k++)
+                for (int r = 0; r < list->tables[k]->count; r++) {
+                    const struct setting *row = &list->tables[k]->rows[r];
+                    if (base + row->offset != (const char *)c->cfg + offset ||
+                        list->reads(base, row->name, why, sizeof why))
+                        continue;
+                    struct setting_ref ref;
+                    settings_find_element(list, element, row->name, &ref);
+                    settings_full_name_in(c->cfg, &ref, key, sizeof key);
+                    return config_report(c->cfg, c->origin, c->n_origins, key, key, c->err,
+                                         "this job does not read it (expected only what it "
+                                         "reads: %s)",
+                                         why);
+                }
+        }
+    }
+    return 0;
+}
+
+/* The checks a list declares across its elements (jobs: unique names, placements, motifs). */
+static int config_check_lists(const struct config_checker *c)
+{
+    for (int l = 0; settings_lists[l]; l++) {
+        struct setting_issue issue = {0};
+        if (settings_lists[l]->check && settings_lists[l]->check(c->cfg, &issue) != 0)
+            return config_report(c->cfg, c->origin, c->n_origins, issue.key, issue.alt, c->err,
+                                 "%s", issue.text);
+    }
+    return 0;
+}
+
 static int config_check(const struct sim_config *cfg, const struct config_origin *origin,
                         int n_origins, char *err)
 {
     struct config_checker c = {cfg, origin, n_origins, err};
     err[0] = '\0';
-    if (settings_each(config_check_row, &c) || config_check_buffers(&c) ||
-        settings_each(config_check_table, &c) || config_check_vcs(&c) ||
-        config_check_watchdog(&c))
+    if (settings_each_in(cfg, config_check_row, &c) || config_check_buffers(&c) ||
+        settings_each_in(cfg, config_check_table, &c) || config_check_vcs(&c) ||
+        config_check_watchdog(&c) || config_check_unread(&c) || config_check_lists(&c))
         return -1;
     return 0;
 }

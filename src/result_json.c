@@ -93,12 +93,31 @@ struct result_json_config {
     const struct sim_config *cfg;
 };
 
+/* The object a setting goes in: its group's, or its list element's (in an array). */
+static cJSON *result_json_config_object(cJSON *config, const struct setting_ref *r)
+{
+    if (!r->list) {
+        cJSON *group = cJSON_GetObjectItemCaseSensitive(config, r->group->name);
+        return group ? group : cJSON_AddObjectToObject(config, r->group->name);
+    }
+    cJSON *array = cJSON_GetObjectItemCaseSensitive(config, r->list->name);
+    if (!array) array = cJSON_AddArrayToObject(config, r->list->name);
+    cJSON *element = cJSON_GetArrayItem(array, r->element);
+    if (!element && array) {
+        element = cJSON_CreateObject();
+        if (element && !cJSON_AddItemToArray(array, element)) {
+            cJSON_Delete(element);
+            element = NULL;
+        }
+    }
+    return element;
+}
+
 static int result_json_add_config_setting(void *ctx, const struct setting_ref *r)
 {
     struct result_json_config *c = ctx;
-    cJSON *group = cJSON_GetObjectItemCaseSensitive(c->config, r->group->name);
-    if (!group) group = cJSON_AddObjectToObject(c->config, r->group->name);
-    return result_json_add_setting(group, r, c->cfg) ? 0 : -1;
+    cJSON *object = result_json_config_object(c->config, r);
+    return object && result_json_add_setting(object, r, c->cfg) ? 0 : -1;
 }
 
 /* "config": the name, then every setting of the schema grouped as in the config file. */
@@ -107,7 +126,7 @@ static bool result_json_add_config(cJSON *doc, const struct sim_config *cfg)
     cJSON *config = cJSON_AddObjectToObject(doc, "config");
     bool ok = cJSON_AddStringToObject(config, "name", cfg->name) != NULL;
     struct result_json_config c = {config, cfg};
-    return ok && settings_each(result_json_add_config_setting, &c) == 0;
+    return ok && settings_each_in(cfg, result_json_add_config_setting, &c) == 0;
 }
 
 /* What a field's value is rendered with besides its own struct. */

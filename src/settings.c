@@ -53,8 +53,11 @@ static int settings_walk_table(void *ctx, const struct setting_table *t, size_t 
 {
     struct settings_walk *w = ctx;
     for (int i = 0; i < t->count; i++) {
-        struct setting_ref ref = {w->group, t, &t->rows[i],
-                                  w->group->offset + offset + t->rows[i].offset};
+        struct setting_ref ref = {.group = w->group,
+                                  .element = -1,
+                                  .table = t,
+                                  .row = &t->rows[i],
+                                  .offset = w->group->offset + offset + t->rows[i].offset};
         int rc = w->fn(w->ctx, &ref);
         if (rc)
             return rc;
@@ -62,7 +65,7 @@ static int settings_walk_table(void *ctx, const struct setting_table *t, size_t 
     return 0;
 }
 
-int settings_each(int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx)
+static int settings_each_group(int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx)
 {
     for (int g = 0; settings_groups[g]; g++) {
         struct settings_walk w = {settings_groups[g], fn, ctx};
@@ -73,6 +76,118 @@ int settings_each(int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx
     return 0;
 }
 
+/* The settings of element i of a list (-1: the schema's, at element 0's offsets). */
+static int settings_each_element(const struct settings_list *l, int i,
+                                 int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx)
+{
+    size_t base = l->offset + (size_t)(i < 0 ? 0 : i) * l->element_size;
+    for (int k = 0; l->tables[k]; k++) {
+        const struct setting_table *t = l->tables[k];
+        for (int r = 0; r < t->count; r++) {
+            struct setting_ref ref = {.list = l,
+                                      .element = i,
+                                      .table = t,
+                                      .row = &t->rows[r],
+                                      .offset = base + t->rows[r].offset};
+            int rc = fn(ctx, &ref);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+int settings_each(int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx)
+{
+    int rc = settings_each_group(fn, ctx);
+    for (int l = 0; settings_lists[l] && !rc; l++)
+        rc = settings_each_element(settings_lists[l], -1, fn, ctx);
+    return rc;
+}
+
+int settings_list_count(const struct sim_config *cfg, const struct settings_list *list)
+{
+    return *(const int *)((const char *)cfg + list->count_offset);
+}
+
+void *settings_element(struct sim_config *cfg, const struct settings_list *list, int i)
+{
+    return (char *)cfg + list->offset + (size_t)i * list->element_size;
+}
+
+int settings_each_in(const struct sim_config *cfg, int (*fn)(void *ctx, const struct setting_ref *ref),
+                     void *ctx)
+{
+    int rc = settings_each_group(fn, ctx);
+    for (int l = 0; settings_lists[l] && !rc; l++)
+        for (int i = 0; i < settings_list_count(cfg, settings_lists[l]) && !rc; i++)
+            rc = settings_each_element(settings_lists[l], i, fn, ctx);
+    return rc;
+}
+
+const struct settings_list *settings_list_named(const char *name)
+{
+    for (int l = 0; settings_lists[l]; l++)
+        if (strcmp(settings_lists[l]->name, name) == 0)
+            return settings_lists[l];
+    return NULL;
+}
+
+struct settings_key_lookup {
+    const char *key;
+    struct setting_ref *out;
+};
+
+static int settings_match_key(void *ctx, const struct setting_ref *ref)
+{
+    struct settings_key_lookup *l = ctx;
+    if (strcmp(ref->row->name, l->key) != 0)
+        return 0;
+    *l->out = *ref;
+    return 1;
+}
+
+int settings_find_element(const struct settings_list *list, int i, const char *key,
+                          struct setting_ref *out)
+{
+    struct settings_key_lookup l = {key, out};
+    return settings_each_element(list, i, settings_match_key, &l) ? 0 : -1;
+}
+
+/* The element of list called `name` in cfg, or -1. */
+static int settings_element_named(const struct sim_config *cfg, const struct settings_list *list,
+                                  const char *name)
+{
+    struct setting_ref r;
+    if (settings_find_element(list, 0, list->name_key, &r) != 0)
+        return -1;
+    for (int i = 0; i < settings_list_count(cfg, list); i++) {
+        const char *field = (const char *)cfg + list->offset + (size_t)i * list->element_size +
+                            r.row->offset;
+        if (strcmp(field, name) == 0)
+            return i;
+    }
+    return -1;
+}
+
+int settings_find_in(const struct sim_config *cfg, const char *full, struct setting_ref *out)
+{
+    const char *dot = strchr(full, '.');
+    const char *last = strrchr(full, '.');
+    if (!dot || dot == last || (size_t)(dot - full) >= 64)
+        return settings_find_full(full, out);
+    char name[64], element[SETTING_STRING_LEN];
+    memcpy(name, full, (size_t)(dot - full));
+    name[dot - full] = '\0';
+    const struct settings_list *list = settings_list_named(name);
+    if (!list || (size_t)(last - dot - 1) >= sizeof element)
+        return settings_find_full(full, out);
+    memcpy(element, dot + 1, (size_t)(last - dot - 1));
+    element[last - dot - 1] = '\0';
+    int i = settings_element_named(cfg, list, element);
+    return i < 0 ? -1 : settings_find_element(list, i, last + 1, out);
+}
+
 struct settings_lookup {
     const char *group, *name;
     struct setting_ref *out;
@@ -81,7 +196,8 @@ struct settings_lookup {
 static int settings_match(void *ctx, const struct setting_ref *ref)
 {
     struct settings_lookup *l = ctx;
-    if (strcmp(ref->group->name, l->group) != 0 || strcmp(ref->row->name, l->name) != 0)
+    if (!ref->group || strcmp(ref->group->name, l->group) != 0 ||
+        strcmp(ref->row->name, l->name) != 0)
         return 0;
     *l->out = *ref;
     return 1;
@@ -198,7 +314,13 @@ static int settings_default_one(void *ctx, const struct setting_ref *ref)
 
 void settings_fill_defaults(struct sim_config *cfg)
 {
-    settings_each(settings_default_one, cfg);
+    settings_each_group(settings_default_one, cfg); /* lists start empty */
+}
+
+void settings_fill_element(struct sim_config *cfg, const struct settings_list *list, int i)
+{
+    memset(settings_element(cfg, list, i), 0, list->element_size);
+    settings_each_element(list, i, settings_default_one, cfg);
 }
 
 /* ---- text ---- */
@@ -259,12 +381,33 @@ void settings_format_default(const struct setting *row, char *buf, size_t len)
     } value;
     memset(&value, 0, sizeof value);
     settings_store_default((char *)&value, row);
-    settings_format_field(row, (const char *)&value, true, buf, len);
+    if (row->type == SETTING_DOUBLE) /* as written in a file: 0.4, not its 17 digits */
+        snprintf(buf, len, "%.15g", value.d);
+    else
+        settings_format_field(row, (const char *)&value, true, buf, len);
 }
 
 void settings_full_name(const struct setting_ref *r, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s.%s", r->group->name, r->row->name);
+    if (r->list && r->element >= 0)
+        snprintf(buf, len, "%s[%d].%s", r->list->name, r->element, r->row->name);
+    else if (r->list)
+        snprintf(buf, len, "%s[].%s", r->list->name, r->row->name);
+    else
+        snprintf(buf, len, "%s.%s", r->group->name, r->row->name);
+}
+
+void settings_full_name_in(const struct sim_config *cfg, const struct setting_ref *r, char *buf,
+                           size_t len)
+{
+    struct setting_ref name;
+    if (!r->list || r->element < 0 ||
+        settings_find_element(r->list, r->element, r->list->name_key, &name) != 0 ||
+        !((const char *)cfg + name.offset)[0]) {
+        settings_full_name(r, buf, len);
+        return;
+    }
+    snprintf(buf, len, "%s.%s.%s", r->list->name, (const char *)cfg + name.offset, r->row->name);
 }
 
 void settings_names_text(const struct setting *row, char *buf, size_t len)
@@ -335,9 +478,10 @@ static int settings_markdown_row(void *ctx, const struct setting_ref *ref)
     char def[SETTING_STRING_LEN + 8], allowed[512], line[2048];
     settings_format_default(ref->row, def, sizeof def);
     settings_allowed_text(ref->row, allowed, sizeof allowed);
-    snprintf(line, sizeof line, "| `%s.%s` | `%s` | %s | %s | %s |\n", ref->group->name,
-             ref->row->name, def, allowed, ref->table->owner ? ref->table->owner : "all",
-             ref->row->doc);
+    char name[160];
+    settings_full_name(ref, name, sizeof name);
+    snprintf(line, sizeof line, "| `%s` | `%s` | %s | %s | %s |\n", name, def, allowed,
+             ref->table->owner ? ref->table->owner : "all", ref->row->doc);
     settings_append(ctx, line);
     return 0;
 }

@@ -265,6 +265,8 @@ static void test_cli_check_array(const cJSON *doc, const char *key, int length)
 
 static int test_cli_config_has(void *ctx, const struct setting_ref *r)
 {
+    if (r->list)
+        return 0; /* this config has no jobs */
     const cJSON *group = cJSON_GetObjectItemCaseSensitive(ctx, r->group->name);
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(group, r->row->name);
     CU_ASSERT_PTR_NOT_NULL(item);

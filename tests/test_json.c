@@ -293,7 +293,7 @@ static void test_json_config(void)
     CU_ASSERT_STRING_EQUAL(cJSON_GetStringValue(config->child), "unit");
     CU_ASSERT_STRING_EQUAL(config->child->string, "name");
     struct config_check check = {config, &s.cfg, 0};
-    settings_each(check_setting, &check);
+    settings_each_in(&s.cfg, check_setting, &check);
     CU_ASSERT(check.settings > 20);
     size_t settings = 0;
     for (const cJSON *group = config->child->next; group; group = group->next) {

@@ -47,6 +47,8 @@ static const struct setting traffic_rows[] = {
                    "offered load, phits/(node*cycle), at most links.bandwidth_node"),
     SETTING_INT_ROW(struct config_traffic, "packet_size", packet_size, 8, 1, 4096,
                     "packet size, phits (every buffer must hold one packet)"),
+    SETTING_INT_ROW(struct config_traffic, "phit_bytes", phit_bytes, 16, 1, 65536,
+                    "bytes of a phit: a job's message of B bytes is ceil(B / phit_bytes) phits"),
 };
 
 const struct setting_table traffic_settings = {

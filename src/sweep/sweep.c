@@ -99,7 +99,7 @@ struct sweep_group_names {
 static int sweep_list_setting(void *ctx, const struct setting_ref *r)
 {
     struct sweep_group_names *l = ctx;
-    if (strcmp(r->group->name, l->group) == 0)
+    if (r->group && strcmp(r->group->name, l->group) == 0)
         snprintf(l->names + strlen(l->names), l->len - strlen(l->names), "%s%s.%s",
                  l->names[0] ? ", " : "", l->group, r->row->name);
     return 0;

@@ -173,7 +173,7 @@ static int sweep_hash_setting(void *ctx, const struct setting_ref *r)
 {
     struct sweep_hasher *hs = ctx;
     char name[96], value[SETTING_LIST_MAX * 12], text[sizeof name + sizeof value + 2];
-    settings_full_name(r, name, sizeof name);
+    settings_full_name_in(hs->cfg, r, name, sizeof name);
     settings_format(hs->cfg, r, false, value, sizeof value);
     snprintf(text, sizeof text, "%s=%s\n", name, value);
     hs->h = sweep_fnv(hs->h, text);
@@ -183,7 +183,7 @@ static int sweep_hash_setting(void *ctx, const struct setting_ref *r)
 static uint64_t sweep_config_fnv(const struct sim_config *cfg)
 {
     struct sweep_hasher hs = {cfg, SWEEP_FNV_OFFSET};
-    settings_each(sweep_hash_setting, &hs);
+    settings_each_in(cfg, sweep_hash_setting, &hs);
     return hs.h;
 }
 

@@ -1,0 +1,39 @@
+/* job_config: the settings of a job in `jobs = ( { ... }, ... )`, what each job reads of them
+ * (its placement's, pattern's and process's keys, or its motif's), and the checks of a job
+ * list. The running jobs are src/workload.c's. */
+#ifndef DFSIM_JOB_CONFIG_H
+#define DFSIM_JOB_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "settings.h"
+
+struct sim_config;
+struct config_job;
+struct pattern_ops;
+struct rank_pattern_ops;
+struct motif_ops;
+
+/* The job list's tables (settings_lists' "jobs"). */
+extern const struct setting_table *const job_config_tables[];
+
+/* A job's traffic, as chosen by `pattern` (open loop) or `motif` (closed loop). A network
+ * pattern (adversarial, adversarial_consecutive, bit_complement) addresses nodes, so only a
+ * job that holds every node, rank r on node r, may use it. */
+const struct rank_pattern_ops *job_rank_pattern(const struct config_job *job);
+const struct pattern_ops *job_network_pattern(const struct config_job *job);
+const struct motif_ops *job_motif(const struct config_job *job);
+bool job_is_closed_loop(const struct config_job *job);
+
+/* Whether the job reads setting `key` (the keys of its choices plus those every job reads);
+ * when not, why names what the job's choices read ("motif 'alltoall' reads message_bytes, iterations, ..."). */
+bool job_reads(const struct config_job *job, const char *key, char *why, size_t len);
+/* The same for settings_list.reads. */
+bool job_config_reads(const void *job, const char *key, char *why, size_t len);
+
+/* The checks that need every job and the network: names unique, the placements (jobs never
+ * share a node), the motifs' parameters against the job's size. 0, or -1 with the issue. */
+int job_config_check_all(const struct sim_config *cfg, struct setting_issue *issue);
+
+#endif

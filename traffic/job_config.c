@@ -1,0 +1,237 @@
+/* job_config: the settings of a job, which of them a job reads, and the per-job checks. */
+#include "job_config.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "job_traffic.h"
+#include "motif.h"
+#include "placement.h"
+#include "traffic.h"
+
+/* ---- the choices: "none" first, then the plug-ins ---- */
+
+/* A job's pattern: "none", the rank patterns, then the network patterns that are not rank
+ * patterns too. */
+static const char *const *job_pattern_names(void)
+{
+    static const char *names[64];
+    int n = 0;
+    names[n++] = "none";
+    for (const char *const *r = rank_pattern_names(); *r; r++)
+        names[n++] = *r;
+    for (const char *const *p = pattern_names(); *p && n < 63; p++)
+        if (!rank_pattern_find(*p))
+            names[n++] = *p;
+    names[n] = NULL;
+    return names;
+}
+
+static const char *const *job_motif_names(void)
+{
+    static const char *names[64];
+    int n = 0;
+    names[n++] = "none";
+    for (const char *const *m = motif_names(); *m && n < 63; m++)
+        names[n++] = *m;
+    names[n] = NULL;
+    return names;
+}
+
+const struct rank_pattern_ops *job_rank_pattern(const struct config_job *job)
+{
+    return job->pattern > 0 ? rank_pattern_find(job_pattern_names()[job->pattern]) : NULL;
+}
+
+const struct pattern_ops *job_network_pattern(const struct config_job *job)
+{
+    if (job->pattern <= 0 || job_rank_pattern(job))
+        return NULL;
+    return pattern_find(job_pattern_names()[job->pattern]);
+}
+
+const struct motif_ops *job_motif(const struct config_job *job)
+{
+    return job->motif > 0 ? motif_registry[job->motif - 1] : NULL;
+}
+
+bool job_is_closed_loop(const struct config_job *job)
+{
+    return job->motif > 0;
+}
+
+/* ---- the settings ---- */
+
+#define JOB_INT(NAME, FIELD, DEF, LO, HI, DOC)                                                     \
+    SETTING_INT_ROW(struct config_job, NAME, FIELD, DEF, LO, HI, DOC)
+#define JOB_INT64(NAME, FIELD, DEF, LO, HI, DOC)                                                   \
+    SETTING_NUMBER(struct config_job, SETTING_INT64, NAME, FIELD, DEF, LO, HI, DOC)
+#define JOB_LIST(NAME, FIELD, LO, HI, DOC)                                                         \
+    {.name = NAME, .type = SETTING_INT_LIST, .offset = offsetof(struct config_job, FIELD),       \
+     .min = LO, .max = HI, .doc = DOC}
+#define JOB_STRING(NAME, FIELD, DOC)                                                               \
+    {.name = NAME, .type = SETTING_STRING, .offset = offsetof(struct config_job, FIELD),         \
+     .def_text = "", .doc = DOC}
+
+static int job_check(const struct sim_config *cfg, const void *params,
+                     struct setting_issue *issue);
+
+static const struct setting job_rows[] = {
+    JOB_STRING("name", name, "the job's name, unique: jobs.NAME.KEY in --set and sweeps"),
+    JOB_INT("nodes", nodes, 1, 1, SETTING_UNBOUNDED_INT, "ranks (one per node)"),
+    SETTING_PLUGIN_ROW(struct config_job, "placement", placement, "contiguous", placement_names,
+                       "which nodes the job gets (rank i on the i-th)"),
+    JOB_INT("first_node", first_node, -1, -1, SETTING_UNBOUNDED_INT,
+            "contiguous: first node to use (-1: after the previous contiguous job)"),
+    JOB_LIST("groups", groups, 0, SETTING_UNBOUNDED_INT, "groups: the groups whose nodes it gets"),
+    JOB_STRING("allocation_file", allocation_file,
+               "file: one node id or range a-b per line, # comments (relative to the config)"),
+    SETTING_PLUGIN_ROW(struct config_job, "pattern", pattern, "none", job_pattern_names,
+                       "open loop: destinations (network patterns: a job on every node)"),
+    SETTING_PLUGIN_ROW(struct config_job, "motif", motif, "none", job_motif_names,
+                       "closed loop: the application's communication pattern"),
+    SETTING_NUMBER(struct config_job, SETTING_DOUBLE, "load", load, 0, 0, 64,
+                   "open loop: offered load, phits/(node*cycle)"),
+    SETTING_PLUGIN_ROW(struct config_job, "process", process, "bernoulli", injection_names,
+                       "open loop: when a rank creates a message"),
+    JOB_INT64("interval_cycles", interval_cycles, 0, 0, INT_MAX,
+              "periodic: a message every interval (0: from the load)"),
+    JOB_INT64("on_cycles", on_cycles, 0, 0, INT_MAX, "on_off: cycles on"),
+    JOB_INT64("off_cycles", off_cycles, 0, 0, INT_MAX, "on_off: cycles off"),
+    JOB_INT("offset", offset, 1, INT_MIN + 1, SETTING_UNBOUNDED_INT,
+            "tornado: rank r sends to r + offset"),
+    JOB_INT("targets", targets, 1, 1, SETTING_UNBOUNDED_INT, "incast: ranks 0..targets-1 receive"),
+    JOB_INT64("message_bytes", message_bytes, 0, 0, SETTING_UNBOUNDED_INT64,
+              "bytes of a message (open loop: 0 = single packets; motifs: 0 = 4096)"),
+    JOB_INT("iterations", iterations, 1, 1, SETTING_UNBOUNDED_INT, "motif: iterations"),
+    JOB_INT64("compute_cycles", compute_cycles, 0, 0, SETTING_UNBOUNDED_INT64,
+              "motif: cycles without injection at the start of each iteration"),
+    JOB_LIST("dims", dims, 1, SETTING_UNBOUNDED_INT,
+             "halo3d (3), sweep3d (2): process grid, product = nodes ([]: balanced)"),
+    JOB_INT("root", root, 0, 0, SETTING_UNBOUNDED_INT, "broadcast: the root rank"),
+    SETTING_BOOL_ROW(struct config_job, "periodic", periodic, 1,
+                     "halo3d: the grid wraps around (a torus)"),
+    JOB_INT64("allreduce_threshold", allreduce_threshold, MOTIF_ALLREDUCE_THRESHOLD, 0,
+              SETTING_UNBOUNDED_INT64,
+              "allreduce: recursive doubling below this many bytes, ring from it on"),
+};
+
+static const struct setting_table job_table = {
+    "jobs", NULL, job_rows, (int)(sizeof job_rows / sizeof job_rows[0]), 0, job_check};
+
+const struct setting_table *const job_config_tables[] = {&job_table, NULL};
+
+/* ---- what a job reads ---- */
+
+static bool job_key_in(const char *const *keys, const char *key)
+{
+    for (int i = 0; keys && keys[i]; i++)
+        if (strcmp(keys[i], key) == 0)
+            return true;
+    return false;
+}
+
+/* Appends ", key" for every key (no comma right after "reads "). */
+static void job_append_keys(char *buf, size_t len, const char *const *keys)
+{
+    for (int i = 0; keys && keys[i]; i++) {
+        size_t used = strlen(buf);
+        bool first = used > 0 && buf[used - 1] == ' ';
+        snprintf(buf + used, len - used, "%s%s", first ? "" : ", ", keys[i]);
+    }
+}
+
+bool job_reads(const struct config_job *job, const char *key, char *why, size_t len)
+{
+    static const char *const always[] = {"name", "nodes", "placement", "pattern", "motif", NULL};
+    static const char *const open_loop[] = {"load", "process", "message_bytes", NULL};
+    static const char *const closed_loop[] = {"iterations", "compute_cycles", NULL};
+    const struct placement_ops *placement = placement_registry[job->placement];
+    const struct motif_ops *motif = job_motif(job);
+    const struct rank_pattern_ops *rank = job_rank_pattern(job);
+    const struct injection_ops *process = injection_registry[job->process];
+    bool reads = job_key_in(always, key) || job_key_in(placement->keys, key);
+    if (motif)
+        reads = reads || job_key_in(closed_loop, key) || job_key_in(motif->keys, key);
+    else
+        reads = reads || job_key_in(open_loop, key) || (rank && job_key_in(rank->keys, key)) ||
+                job_key_in(process->keys, key);
+    if (reads)
+        return true;
+    snprintf(why, len, "%s '%s' reads ", motif ? "motif" : "pattern",
+             motif ? motif->name : job_pattern_names()[job->pattern]);
+    const char *const *own = motif ? motif->keys : rank ? rank->keys : NULL;
+    job_append_keys(why, len, motif ? closed_loop : open_loop);
+    job_append_keys(why, len, own);
+    if (!motif)
+        job_append_keys(why, len, process->keys);
+    size_t used = strlen(why);
+    snprintf(why + used, len - used, "; placement '%s' reads nodes", placement->name);
+    for (int i = 0; placement->keys && placement->keys[i]; i++) {
+        used = strlen(why);
+        snprintf(why + used, len - used, ", %s", placement->keys[i]);
+    }
+    return false;
+}
+
+bool job_config_reads(const void *job, const char *key, char *why, size_t len)
+{
+    return job_reads(job, key, why, len);
+}
+
+/* ---- the checks of one job ---- */
+
+static int job_issue(const struct config_job *job, struct setting_issue *issue, const char *key,
+                     const char *alt)
+{
+    snprintf(issue->names[0], sizeof issue->names[0], "jobs.%.63s.%s", job->name, key);
+    snprintf(issue->names[1], sizeof issue->names[1], "jobs.%.63s.%s", job->name, alt);
+    issue->key = issue->names[0];
+    issue->alt = issue->names[1];
+    return -1;
+}
+
+static int job_check(const struct sim_config *cfg, const void *params, struct setting_issue *issue)
+{
+    const struct config_job *job = params;
+    if (!job->name[0]) {
+        int index = (int)(job - cfg->jobs);
+        snprintf(issue->names[0], sizeof issue->names[0], "jobs[%d].name", index);
+        issue->key = issue->alt = issue->names[0];
+        snprintf(issue->text, sizeof issue->text,
+                 "a job needs a name (expected e.g. name = \"app\";)");
+        return -1;
+    }
+    if (strlen(job->name) > 63) {
+        snprintf(issue->text, sizeof issue->text,
+                 "'%.20s...' is %zu characters long (expected at most 63)", job->name,
+                 strlen(job->name));
+        return job_issue(job, issue, "name", "name");
+    }
+    for (const char *c = job->name; *c; c++)
+        if (*c == '.' || *c == '/' || *c == ' ') {
+            snprintf(issue->text, sizeof issue->text,
+                     "'%s' holds '%c' (expected letters, digits, '_', '+' or '-': it names "
+                     "settings jobs.NAME.KEY)",
+                     job->name, *c);
+            return job_issue(job, issue, "name", "name");
+        }
+    if ((job->pattern > 0) == (job->motif > 0)) {
+        snprintf(issue->text, sizeof issue->text,
+                 "a job has either a pattern (open loop) or a motif (closed loop) (expected one "
+                 "of pattern = \"uniform\"; or motif = \"alltoall\";)");
+        return job_issue(job, issue, "pattern", "motif");
+    }
+    double most = cfg->links.bandwidth_node < cfg->traffic.packet_size ? cfg->links.bandwidth_node
+                                                                       : cfg->traffic.packet_size;
+    if (!job_is_closed_loop(job) && job->load > most) {
+        snprintf(issue->text, sizeof issue->text,
+                 "%.15g is more than a node can offer (expected at most links.bandwidth_node = "
+                 "%.15g phits/cycle, and one packet per cycle)",
+                 job->load, most);
+        return job_issue(job, issue, "load", "load");
+    }
+    return 0;
+}

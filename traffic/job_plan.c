@@ -1,0 +1,217 @@
+/* job_plan: placing every job, and the parameters of its traffic plug-ins. */
+#include "job_plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job_config.h"
+#include "topology.h"
+
+static int job_plan_machine(struct job_plan *plan, const struct topology *t)
+{
+    plan->router_nodes = malloc((size_t)t->routers * sizeof *plan->router_nodes);
+    plan->router_first_node = malloc((size_t)t->routers * sizeof *plan->router_first_node);
+    plan->taken = calloc((size_t)t->nodes, sizeof *plan->taken);
+    if (!plan->router_nodes || !plan->router_first_node || !plan->taken)
+        return -1;
+    for (int r = 0; r < t->routers; r++) {
+        plan->router_nodes[r] = topology_kind_of(t, r)->count[PORT_NODE];
+        plan->router_first_node[r] = t->first_node[r];
+    }
+    plan->machine = (struct placement_machine){
+        .nodes = t->nodes,
+        .routers = t->routers,
+        .groups = t->groups,
+        .node_router = t->node_router,
+        .router_group = t->router_group,
+        .router_first_node = plan->router_first_node,
+        .router_nodes = plan->router_nodes,
+        .group_first_router = t->group_first_router,
+    };
+    return 0;
+}
+
+void job_rng(const struct sim_config *cfg, int job, int purpose, struct rng *out)
+{
+    rng_seed(out, (uint64_t)cfg->sim.seed, (uint64_t)(purpose + job));
+}
+
+/* The config's folder: allocation files are relative to it. */
+static void job_config_dir(const struct sim_config *cfg, char *dir, size_t len)
+{
+    const char *slash = strrchr(cfg->path, '/');
+    if (!slash)
+        snprintf(dir, len, ".");
+    else
+        snprintf(dir, len, "%.*s", (int)(slash == cfg->path ? 1 : slash - cfg->path), cfg->path);
+}
+
+static int job_plan_issue(struct setting_issue *issue, const struct config_job *job,
+                          const char *key, const char *alt, const char *text)
+{
+    snprintf(issue->names[0], sizeof issue->names[0], "jobs.%.63s.%s", job->name, key);
+    snprintf(issue->names[1], sizeof issue->names[1], "jobs.%.63s.%s", job->name, alt);
+    issue->key = issue->names[0];
+    issue->alt = issue->names[1];
+    snprintf(issue->text, sizeof issue->text, "%s", text);
+    return -1;
+}
+
+int job_plan_create(struct job_plan *plan, const struct sim_config *cfg, const struct topology *t,
+                    struct setting_issue *issue)
+{
+    memset(plan, 0, sizeof *plan);
+    char dir[4096], err[512];
+    job_config_dir(cfg, dir, sizeof dir);
+    if (job_plan_machine(plan, t))
+        return job_plan_issue(issue, &cfg->jobs[0], "nodes", "nodes", "out of memory");
+    int next_contiguous = 0;
+    for (int j = 0; j < cfg->n_jobs; j++) {
+        const struct config_job *job = &cfg->jobs[j];
+        const struct placement_ops *ops = placement_registry[job->placement];
+        struct placement_params p = {
+            .job = job->name,
+            .nodes = job->nodes,
+            .first_node = job->first_node >= 0 ? job->first_node : next_contiguous,
+            .groups = job->groups.values,
+            .group_count = job->groups.count,
+            .file = job->allocation_file,
+            .base_dir = dir,
+        };
+        struct rng rng;
+        job_rng(cfg, j, JOB_STREAM_PLACEMENT, &rng);
+        plan->rank_node[j] = malloc((size_t)job->nodes * sizeof *plan->rank_node[j]);
+        if (!plan->rank_node[j])
+            return job_plan_issue(issue, job, "nodes", "nodes", "out of memory");
+        if (placement_place(ops, &plan->machine, &p, plan->taken, &rng, plan->rank_node[j], err,
+                            sizeof err) != 0)
+            return job_plan_issue(issue, job, "nodes", "placement", err);
+        if (ops == &placement_contiguous)
+            next_contiguous = placement_end(plan->rank_node[j], job->nodes);
+    }
+    return 0;
+}
+
+void job_plan_free(struct job_plan *plan)
+{
+    free(plan->router_nodes);
+    free(plan->router_first_node);
+    free(plan->taken);
+    for (int j = 0; j < CONFIG_MAX_JOBS; j++)
+        free(plan->rank_node[j]);
+    memset(plan, 0, sizeof *plan);
+}
+
+uint64_t job_message_packets(const struct sim_config *cfg, uint64_t bytes)
+{
+    uint64_t phit = (uint64_t)cfg->traffic.phit_bytes, size = (uint64_t)cfg->traffic.packet_size;
+    uint64_t phits = (bytes + phit - 1) / phit;
+    uint64_t packets = (phits + size - 1) / size;
+    return packets ? packets : 1;
+}
+
+void job_motif_params(const struct config_job *job, struct motif_params *out)
+{
+    motif_params_default(out);
+    if (job->message_bytes > 0)
+        out->message_bytes = (uint64_t)job->message_bytes;
+    out->iterations = (uint32_t)job->iterations;
+    out->compute_cycles = (uint64_t)job->compute_cycles;
+    out->dims_count = job->dims.count < 3 ? job->dims.count : 3;
+    for (int i = 0; i < out->dims_count; i++)
+        out->dims[i] = job->dims.values[i];
+    out->root = job->root;
+    out->periodic = job->periodic;
+    out->allreduce_threshold = (uint64_t)job->allreduce_threshold;
+}
+
+/* Messages (or packets, without message_bytes) per cycle per rank for the job's load. */
+void job_injection_params(const struct sim_config *cfg, const struct config_job *job,
+                          struct injection_params *out)
+{
+    uint64_t packets = job->message_bytes > 0
+                           ? job_message_packets(cfg, (uint64_t)job->message_bytes)
+                           : 1;
+    *out = (struct injection_params){
+        .rate = job->load / ((double)packets * cfg->traffic.packet_size),
+        .interval_cycles = (int)job->interval_cycles,
+        .on_cycles = (int)job->on_cycles,
+        .off_cycles = (int)job->off_cycles,
+    };
+}
+
+void job_pattern_params(const struct config_job *job, struct rank_pattern_params *out)
+{
+    *out = (struct rank_pattern_params){.offset = job->offset, .targets = job->targets};
+}
+
+/* ---- the check of a whole job list ---- */
+
+/* Sets up and tears down what the job will run, to refuse bad parameters now. */
+static int job_check_traffic(const struct sim_config *cfg, const struct job_plan *plan, int j,
+                             struct setting_issue *issue)
+{
+    const struct config_job *job = &cfg->jobs[j];
+    char err[512];
+    struct rng rng;
+    job_rng(cfg, j, JOB_STREAM_TRAFFIC, &rng);
+    if (job_is_closed_loop(job)) {
+        struct motif_params params;
+        job_motif_params(job, &params);
+        struct motif_run *run = motif_run_create(job_motif(job), &params, job->nodes,
+                                                 rng.s[0], err, sizeof err);
+        if (!run)
+            return job_plan_issue(issue, job, job->dims.count ? "dims" : "nodes", "motif", err);
+        motif_run_destroy(run);
+        return 0;
+    }
+    if (job_network_pattern(job)) {
+        for (int r = 0; r < job->nodes; r++)
+            if (job->nodes != plan->machine.nodes || plan->rank_node[j][r] != r)
+                return job_plan_issue(issue, job, "pattern", "placement",
+                                      "a network pattern addresses nodes: the job must hold "
+                                      "every node, rank r on node r (expected nodes = all "
+                                      "nodes, placement contiguous from node 0, or a rank "
+                                      "pattern such as uniform)");
+    } else {
+        struct rank_pattern pattern;
+        struct rank_pattern_params params;
+        job_pattern_params(job, &params);
+        if (rank_pattern_init(&pattern, job_rank_pattern(job), &params, job->nodes,
+                              plan->rank_node[j], &plan->machine, &rng, err, sizeof err) != 0)
+            return job_plan_issue(issue, job, "pattern", "nodes", err);
+        rank_pattern_destroy(&pattern);
+    }
+    struct injection_process process;
+    struct injection_params params;
+    job_injection_params(cfg, job, &params);
+    if (injection_process_init(&process, injection_registry[job->process], &params, job->nodes,
+                               &rng, err, sizeof err) != 0)
+        return job_plan_issue(issue, job, "process", "load", err);
+    injection_process_destroy(&process);
+    return 0;
+}
+
+int job_config_check_all(const struct sim_config *cfg, struct setting_issue *issue)
+{
+    if (!cfg->n_jobs)
+        return 0;
+    for (int j = 0; j < cfg->n_jobs; j++)
+        for (int k = 0; k < j; k++)
+            if (strcmp(cfg->jobs[j].name, cfg->jobs[k].name) == 0)
+                return job_plan_issue(issue, &cfg->jobs[j], "name", "name",
+                                      "two jobs have this name (expected unique names: they "
+                                      "name settings jobs.NAME.KEY)");
+    struct topology t;
+    char err[512];
+    if (topology_create(&t, cfg, err, (int)sizeof err) != 0)
+        return job_plan_issue(issue, &cfg->jobs[0], "nodes", "nodes", err);
+    struct job_plan plan;
+    int rc = job_plan_create(&plan, cfg, &t, issue);
+    for (int j = 0; rc == 0 && j < cfg->n_jobs; j++)
+        rc = job_check_traffic(cfg, &plan, j, issue);
+    job_plan_free(&plan);
+    topology_free(&t);
+    return rc;
+}
