@@ -45,6 +45,7 @@ struct sim_config {
     char path[4096]; /* config file as given */
     struct config_sim {
         int64_t warmup_cycles, measure_cycles, seed, deadlock_cycles, max_cycles;
+        bool isolate; /* also run each closed-loop job alone */
     } sim;
     struct config_topology {
         int kind;        /* topology_registry */

@@ -50,6 +50,9 @@ struct packet_pool {
     uint32_t *free_list; /* stack of free indices */
     uint32_t capacity, free_count;
     uint32_t next_id;
+    /* Optional (packet_pool_use_tags): a 32-bit tag per packet beside the records (the
+     * workload's message of each packet), 0 when a packet is allocated. */
+    uint32_t *tags;
 };
 
 int packet_pool_init(struct packet_pool *pool, uint32_t initial_capacity);
@@ -58,6 +61,8 @@ void packet_pool_free(struct packet_pool *pool);
  * Returns PACKET_NONE only if memory is exhausted. */
 uint32_t packet_alloc(struct packet_pool *pool);
 void packet_release(struct packet_pool *pool, uint32_t index);
+/* Keeps a tag per packet from now on (before the first packet_alloc); 0 or -1 (memory). */
+int packet_pool_use_tags(struct packet_pool *pool);
 static inline uint32_t packet_pool_in_use(const struct packet_pool *pool)
 {
     return pool->capacity - pool->free_count;

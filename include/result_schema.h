@@ -21,7 +21,9 @@ enum result_type {
     RESULT_STRING,
     RESULT_COUNT_ARRAY,  /* an array of counts */
     RESULT_NUMBER_ARRAY, /* an array of doubles */
+    RESULT_BOOL,         /* true or false */
     RESULT_OBJECT,       /* a nested section */
+    RESULT_OBJECT_ARRAY, /* an array of objects of one section (the jobs) */
     RESULT_SETTINGS,     /* the resolved config, rendered from the settings schema */
 };
 
@@ -32,8 +34,10 @@ enum result_storage {
     RESULT_STORED_U64,
     RESULT_STORED_DOUBLE,
     RESULT_STORED_STRING,      /* const char * */
-    RESULT_STORED_U64_ARRAY,   /* pointer to uint64_t, its length in an int member */
-    RESULT_STORED_DOUBLE_ARRAY /* pointer to double, its length in an int member */
+    RESULT_STORED_BOOL,
+    RESULT_STORED_U64_ARRAY,    /* pointer to uint64_t, its length in an int member */
+    RESULT_STORED_DOUBLE_ARRAY, /* pointer to double, its length in an int member */
+    RESULT_STORED_OBJECT_ARRAY  /* pointer to structs, its length in an int member */
 };
 
 #define RESULT_STORAGE_OF(lvalue)                                                                  \
@@ -41,6 +45,7 @@ enum result_storage {
         int: RESULT_STORED_INT,                                                                    \
         uint64_t: RESULT_STORED_U64,                                                               \
         double: RESULT_STORED_DOUBLE,                                                              \
+        bool: RESULT_STORED_BOOL,                                                                  \
         const char *: RESULT_STORED_STRING,                                                        \
         const uint64_t *: RESULT_STORED_U64_ARRAY,                                                 \
         uint64_t *: RESULT_STORED_U64_ARRAY,                                                       \
@@ -53,6 +58,10 @@ enum result_storage {
     .storage = RESULT_STORAGE_OF(((TYPE *)0)->MEMBER), .offset = offsetof(TYPE, MEMBER)
 #define RESULT_ARRAY_AT(TYPE, MEMBER, LENGTH)                                                      \
     RESULT_AT(TYPE, MEMBER), .length_offset = offsetof(TYPE, LENGTH)
+/* An array of structs, each rendered with the field's section (which reads that struct). */
+#define RESULT_OBJECTS_AT(TYPE, MEMBER, LENGTH)                                                    \
+    .storage = RESULT_STORED_OBJECT_ARRAY, .offset = offsetof(TYPE, MEMBER),                       \
+    .length_offset = offsetof(TYPE, LENGTH), .element_size = sizeof *((TYPE *)0)->MEMBER
 
 /* A key figure: a scalar of the document that sweep.json and the plot scripts know by name. */
 struct result_figure {
@@ -74,10 +83,15 @@ struct result_field {
     enum result_storage storage;
     size_t offset;        /* of the value in the struct the section reads */
     size_t length_offset; /* arrays: of the int holding their length */
+    size_t element_size;  /* RESULT_OBJECT_ARRAY: of one struct of the array */
     /* RESULT_NUMBER_OR_NULL: the value is written as null when this returns true. */
     bool (*null_when)(const void *source);
-    /* RESULT_OBJECT: the section, and the struct it reads found from this field's struct
-     * (NULL: the same struct). */
+    /* Optional: the field is left out of the document when this returns true (the sections of
+     * jobs exist only in runs with jobs, so that other documents stay as they were). */
+    bool (*absent_when)(const void *source);
+    const char *absent_meaning; /* when it is absent, for `dfsim schema` ("without jobs") */
+    /* RESULT_OBJECT, RESULT_OBJECT_ARRAY: the section, and for an object the struct it reads
+     * found from this field's struct (NULL: the same struct). */
     const struct result_section *section;
     const void *(*locate)(const void *source);
     bool measured; /* wall-clock figures, not a function of the config: may be left out */
@@ -104,6 +118,11 @@ const char *result_field_string(const struct result_field *f, const void *source
 int result_field_length(const struct result_field *f, const void *source);
 uint64_t result_field_count_at(const struct result_field *f, const void *source, int i);
 double result_field_number_at(const struct result_field *f, const void *source, int i);
+bool result_field_bool(const struct result_field *f, const void *source);
+/* Arrays of objects: element i (the struct the field's section reads). */
+const void *result_field_object_at(const struct result_field *f, const void *source, int i);
+/* Whether the field is left out for this source (its absent_when). */
+bool result_field_is_absent(const struct result_field *f, const void *source);
 /* Objects: the struct their section reads. */
 const void *result_field_object(const struct result_field *f, const void *source);
 
@@ -115,7 +134,8 @@ const char *result_type_name(enum result_type type);
 #define RESULT_PATH_LEN 128
 
 /* Calls visit for every field of the section and, depth first, of the sections of its object
- * fields, in document order; path is the dotted key path ("latency.breakdown.minimal_links").
+ * fields, in document order; path is the dotted key path ("latency.breakdown.minimal_links";
+ * in an array of objects "jobs[].load.offered").
  * Stops at the first non-zero return of visit and returns it. */
 int result_schema_walk(const struct result_section *section,
                        int (*visit)(void *ctx, const char *path, const struct result_field *f),
@@ -128,6 +148,7 @@ const struct result_field *result_schema_find(const char *path);
 
 struct result_figure_at {
     const struct result_field *field;
+    const struct result_figure *figure; /* the field's, or a job figure's (see below) */
     char path[RESULT_PATH_LEN];
 };
 
@@ -137,7 +158,10 @@ struct result_figures {
 };
 
 /* The key figures of the document: those of sweep.json by sweep_rank, then the others in
- * document order. */
+ * document order. Figures inside the jobs' objects are not among them. */
 void result_schema_figures(struct result_figures *out);
+/* The key figures of a job's object (paths relative to it, "messages.latency.median"), in
+ * the same order: sweep.json gives them per job. */
+void result_schema_job_figures(struct result_figures *out);
 
 #endif

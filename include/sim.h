@@ -102,6 +102,9 @@ struct sim {
     char message[1024];            /* diagnostic when status != SIM_OK */
 
     struct stats stats;
+    struct workload *workload; /* the jobs, when the config has `jobs` (else NULL) */
+    int isolate;               /* >= 0: only this job runs (dfsim run --isolate) */
+    bool capped;               /* closed-loop jobs were still running at sim.max_cycles */
 
     /* Optional observer called for every hop granted (tests check paths and VCs with it). */
     void (*on_hop)(void *ctx, const struct sim *sim, int router, int in_port, uint32_t packet,
@@ -111,11 +114,17 @@ struct sim {
 
 /* Builds a run from a validated config; returns NULL with a message in err. */
 struct sim *sim_create(const struct sim_config *cfg, char *err, int err_len);
+/* The same where only job `isolate` of the config's jobs runs (same placements and seeds):
+ * what that job does alone. */
+struct sim *sim_create_isolated(const struct sim_config *cfg, int isolate, char *err, int err_len);
 void sim_destroy(struct sim *sim);
 /* Creates a packet from node src to node dst now, as the traffic generator does (its
  * injection VC chosen by destination). Returns 0, or -1 when the injection queue is full
  * (counted as refused) or memory is exhausted. For tests and trace-driven traffic. */
 int sim_inject(struct sim *sim, uint32_t src, uint32_t dst);
+/* The same without counting a full queue as refused (a NIC keeps the packet and retries);
+ * *packet (if not NULL) gets the new packet's index. */
+int sim_enqueue(struct sim *sim, uint32_t src, uint32_t dst, uint32_t *packet);
 /* Simulates one cycle; returns the status (SIM_OK to continue). */
 enum sim_status sim_step(struct sim *sim);
 /* Runs warm-up and measurement; progress(cycle, ctx) is called every so often if non-NULL. */
@@ -152,6 +161,14 @@ static inline int sim_output_occupancy(const struct sim *sim, int router, int po
 {
     return sim->capacity_phits[sim_port_class(sim, router, port)] -
            sim->credits[sim_vc_index(sim, router, port, vc)];
+}
+
+/* Cycles of the measurement window so far: from the warm-up's end to now (measure_cycles at
+ * the end of a run without closed-loop jobs; they end theirs earlier or later). */
+static inline uint64_t sim_measured_cycles(const struct sim *sim)
+{
+    uint64_t warmup = (uint64_t)sim->cfg->sim.warmup_cycles;
+    return sim->cycle > warmup ? sim->cycle - warmup : 0;
 }
 
 /* The view a routing mechanism gets of a router now: everything but the cycle is fixed for

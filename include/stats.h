@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "job_result.h"
 #include "packet.h"
 
 struct stats {
@@ -54,9 +55,13 @@ struct result {
     double hops_local, hops_global;
     double misrouted_global, misrouted_local;
     struct fairness fairness;
-    const uint64_t *per_router_injected; /* borrowed from stats: `routers` entries */
+    uint64_t *per_router_injected;       /* owned: `routers` entries */
     double *group0_injected_load;        /* owned: `a` entries */
     double wall_seconds, cycles_per_second, router_cycles_per_second;
+    /* With jobs (else n_jobs = 0): each job's part, and the run's length. */
+    int n_jobs;
+    struct job_result *jobs; /* owned: n_jobs entries */
+    struct job_result_run run;
 };
 
 /* Percentile q in (0, 100] of a latency histogram: the smallest latency L such that at least

@@ -8,7 +8,7 @@
 #include "config.h"
 
 #define SWEEP_ERROR_LEN 1536 /* longest error message */
-#define SWEEP_KEY_LEN 96     /* "group.name" of a setting */
+#define SWEEP_KEY_LEN 160    /* "group.name" or "list.element.name" of a setting */
 #define SWEEP_NAME_LEN 64    /* sweep and variant names */
 #define SWEEP_HASH_LEN 17    /* 16 hex digits + NUL */
 #define SWEEP_PATH_LEN 4096

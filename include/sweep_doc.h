@@ -38,6 +38,8 @@ bool sweep_doc_has_hash(const cJSON *doc, const char *hash);
 
 /* A number at a dotted path ("load.accepted"); NAN if missing or not a number. */
 double sweep_doc_number(const cJSON *doc, const char *path);
+/* Whether the document has a member at that dotted path (null included). */
+bool sweep_doc_has(const cJSON *doc, const char *path);
 
 /* Creates DIR and its parents. Returns 0 or -1 with errno set. */
 int sweep_doc_mkdirs(const char *dir);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "sim.h"
+#include "workload.h"
 
 /* One router seen from its allocator this cycle: the bases of its arrays, computed once
  * (the compiler cannot hoist them out of loops that store through other pointers). */
@@ -238,8 +239,11 @@ static void router_grant(const struct allocation *al, int in, int vc, const stru
     ps_out->output_busy_until = (uint32_t)finish;
     pk->tail_cycle = (uint32_t)finish; /* its tail may start on the next link from then on */
     router_commit_hop(al, pk, ch);
-    if (cls_in == PORT_NODE)
+    if (cls_in == PORT_NODE) {
         router_count_injection(sim, router, pk);
+        if (sim->workload)
+            workload_packet_injected(sim, index);
+    }
     else
         router_return_credit(sim, al->layout, router, in, vc, finish);
     pk->ready_cycle = (uint32_t)(now + 1);

@@ -54,6 +54,9 @@ static const struct setting config_sim_rows[] = {
                    INT_MAX,
                    "with closed-loop jobs: the run ends when they all finished, or here (it "
                    "says it was capped)"),
+    SETTING_BOOL_ROW(struct config_sim, "isolate", isolate, 0,
+                     "with closed-loop jobs: also run each alone (same placement and seeds) and "
+                     "report its slowdown (dfsim run --isolate)"),
 };
 
 static const struct setting config_links_rows[] = {

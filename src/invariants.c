@@ -1,7 +1,8 @@
 /* invariants: an independent recount of the whole network state, run every cycle by the tests
  * and by `dfsim run --check`: packets neither lost nor duplicated nor older than the run,
  * credits within [0, capacity] and equal to the free space they mirror, every buffered packet
- * on a VC of its routing's ladder, link events in the future and ordered like the links. */
+ * on a VC of its routing's ladder, link events in the future and ordered like the links; with
+ * jobs, every message's packets and every job's packets where the workload says they are. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "sim.h"
+#include "workload.h"
 
 /* Scratch of one recount (allocated per call: the check is opt-in and O(network state)). */
 struct recount {
@@ -408,6 +410,40 @@ static int check_totals(struct sim *sim, struct recount *rc)
     return 0;
 }
 
+/* The jobs' messages and packets against what the recount found (workload_check). */
+static int check_workload(struct sim *sim, struct recount *rc)
+{
+    const struct workload *w = sim->workload;
+    if (!w)
+        return 0;
+    uint32_t *message_found = calloc(w->n_messages ? w->n_messages : 1, sizeof *message_found);
+    uint64_t job_found[CONFIG_MAX_JOBS] = {0};
+    if (!message_found)
+        return recount_fail(rc, "out of memory for the recount");
+    int failed = 0;
+    for (uint32_t i = 0; i < sim->pool.capacity && !failed; i++) {
+        if (!rc->seen[i])
+            continue;
+        const struct packet *pk = sim_packet(sim, i);
+        int job = workload_job_of_node(w, pk->src);
+        uint32_t tag = sim->pool.tags[i];
+        if (job < 0)
+            failed = recount_fail(rc, "packet %u comes from node %u, which runs no job", pk->id,
+                                  pk->src);
+        else if (tag > w->n_messages)
+            failed = recount_fail(rc, "packet %u names message %u of %u", pk->id, tag - 1,
+                                  w->n_messages);
+        else if (tag)
+            message_found[tag - 1]++;
+        if (job >= 0)
+            job_found[job]++;
+    }
+    if (!failed && workload_check(sim, message_found, job_found, rc->why, sizeof rc->why) != 0)
+        failed = -1;
+    free(message_found);
+    return failed;
+}
+
 int sim_check_invariants(struct sim *sim)
 {
     if (sim->check_every > 1 && sim->cycle % sim->check_every != 0)
@@ -423,7 +459,7 @@ int sim_check_invariants(struct sim *sim)
     if (failed)
         recount_fail(&rc, "out of memory for the recount");
     failed = failed || recount_buffers(sim, &rc) || recount_events(sim, &rc) ||
-             check_credits(sim, &rc) || check_totals(sim, &rc);
+             check_credits(sim, &rc) || check_totals(sim, &rc) || check_workload(sim, &rc);
     free(rc.seen);
     free(rc.credit_owed);
     free(rc.last_arrival);

@@ -12,7 +12,7 @@
 #include "bounds.h"
 #include "config.h"
 #include "fairness_report.h"
-#include "progress.h"
+#include "point.h"
 #include "result_json.h"
 #include "routing.h"
 #include "schema_cli.h"
@@ -42,7 +42,7 @@ struct cli {
 
 static const char main_synopsis[] =
     "usage: dfsim run CONFIG [-o OUT.json] [--set KEY=VALUE]... [--quiet] [--fairness]\n"
-    "                 [--check] [--check-every K]\n"
+    "                 [--check] [--check-every K] [--isolate]\n"
     "       dfsim info CONFIG [--set KEY=VALUE]...\n"
     "       dfsim schema --json | --markdown\n"
     "       dfsim --help | --version\n";
@@ -74,6 +74,9 @@ static void main_help(void)
           "                        conserved, credits, VC ladders, link order; several times\n"
           "                        slower) and stop at the first violation with exit 3\n"
           "      --check-every K   run: --check on every K-th cycle only (for long runs)\n"
+          "      --isolate         run: also run each closed-loop job alone (same placement\n"
+          "                        and seeds) and report its slowdown (= --set\n"
+          "                        sim.isolate=true)\n"
           "  -h, --help            print this help\n"
           "  -V, --version         print the version\n"
           "\n"
@@ -157,6 +160,8 @@ static int main_parse_options(int argc, char **argv, struct cli *cli)
         } else if (strcmp(cli->command, "run") == 0 &&
                    (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0)) {
             cli->quiet = true;
+        } else if (strcmp(cli->command, "run") == 0 && strcmp(arg, "--isolate") == 0) {
+            cli->overrides[cli->n_overrides++] = "sim.isolate=true";
         } else if (strcmp(cli->command, "run") == 0 &&
                    (strcmp(arg, "-f") == 0 || strcmp(arg, "--fairness") == 0)) {
             cli->fairness = true;
@@ -246,12 +251,37 @@ static int main_output_path(const struct cli *cli, const struct sim_config *cfg,
     return EXIT_OK;
 }
 
+/* One line per job: what it is and what it got. */
+static void main_print_job(const struct job_result *job)
+{
+    printf("  job %-9s %s %s on %d nodes (%s): ", job->name, job->kind, job->traffic, job->nodes,
+           job->placement);
+    if (!job->closed) {
+        printf("offered %.4f accepted %.4f, packet latency mean %.1f\n", job->offered,
+               job->accepted, job->latency.mean);
+        return;
+    }
+    if (job->finished)
+        printf("runtime %.0f cycles", job->runtime_cycles);
+    else
+        printf("%llu iterations done (capped)", (unsigned long long)job->iterations_completed);
+    if (job->isolated && job->finished && job->alone.finished)
+        printf(" (alone %.0f: slowdown %.3f)", job->alone.runtime_cycles, job->slowdown_runtime);
+    printf(", message latency median %.0f mean %.1f\n", job->message_latency.median,
+           job->message_latency.mean);
+}
+
 static void main_print_summary(const struct sim_config *cfg, const struct result *res,
                                const char *out)
 {
-    printf("%s: %d groups, %d routers, %d nodes, radix %d (%s); %s routing, %s traffic\n",
+    printf("%s: %d groups, %d routers, %d nodes, radix %d (%s); %s routing, ",
            cfg->path[0] ? cfg->path : cfg->name, res->groups, res->routers, res->nodes, res->radix,
-           res->shape, routing_of(cfg)->name, pattern_of(cfg)->name);
+           res->shape, routing_of(cfg)->name);
+    if (res->n_jobs)
+        printf("%d jobs, %llu cycles%s\n", res->n_jobs, (unsigned long long)res->run.cycles,
+               res->run.capped ? " (capped at sim.max_cycles)" : "");
+    else
+        printf("%s traffic\n", pattern_of(cfg)->name);
     printf("  load      offered %.4f  injected %.4f  accepted %.4f  (phits/node/cycle)\n",
            res->offered, res->injected, res->accepted);
     printf("  latency   mean %.1f  p99 %.0f  max %.0f  (cycles)\n", res->latency_mean,
@@ -263,74 +293,59 @@ static void main_print_summary(const struct sim_config *cfg, const struct result
     else
         printf("%.3f", res->fairness.max_min);
     printf("  CoV %.4f\n", res->fairness.cov);
+    for (int j = 0; j < res->n_jobs; j++)
+        main_print_job(&res->jobs[j]);
     printf("  time      %.2f s  %.0f cycles/s  %.0f router-cycles/s\n", res->wall_seconds,
            res->cycles_per_second, res->router_cycles_per_second);
     printf("  result    %s\n", out);
 }
 
-/* Everything after the cycle loop: status, summary, document. */
-static int main_finish_run(const struct sim *sim, enum sim_status status, double wall,
-                           const char *out, bool fairness)
+/* The run's status as an exit status, with its message; EXIT_OK when it succeeded. */
+static int main_run_status(const struct point_outcome *out)
 {
-    if (status == SIM_STOPPED) {
+    switch (out->status) {
+    case SIM_OK:
+        return EXIT_OK;
+    case SIM_STOPPED:
         fprintf(stderr, "dfsim: interrupted by %s at cycle %llu of %llu: no result written\n",
-                main_signal == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)sim->cycle,
-                (unsigned long long)sim->total_cycles);
+                main_signal == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)out->cycle,
+                (unsigned long long)out->total_cycles);
         return 128 + main_signal;
-    }
-    if (status == SIM_DEADLOCK || status == SIM_INVARIANT) {
-        fprintf(stderr, "dfsim: %s\n", sim->message);
+    case SIM_DEADLOCK:
+    case SIM_INVARIANT:
+        fprintf(stderr, "dfsim: %s\n", out->message);
         return EXIT_SIM_FAILED;
+    case SIM_NOMEM:
+        break;
     }
-    if (status != SIM_OK) {
-        fprintf(stderr, "dfsim: simulation failed: %s\n",
-                sim->message[0] ? sim->message : "out of memory");
-        return EXIT_OTHER;
-    }
-    struct result res;
-    memset(&res, 0, sizeof res);
-    if (stats_summarize(sim, &res) != 0) {
-        fprintf(stderr, "dfsim: cannot summarize the run (out of memory)\n");
-        result_free(&res);
-        return EXIT_OTHER;
-    }
-    res.wall_seconds = wall;
-    res.cycles_per_second = wall > 0 ? (double)sim->total_cycles / wall : 0;
-    res.router_cycles_per_second = res.cycles_per_second * sim->topo.routers;
-    char err[1024];
-    int rc = EXIT_OK;
-    if (result_json_write(out, sim->cfg, &res, err, sizeof err) != 0) {
-        fprintf(stderr, "dfsim: %s\n", err);
-        rc = EXIT_OTHER;
-    } else {
-        main_print_summary(sim->cfg, &res, out);
-        if (fairness)
-            fairness_report_print(stdout, sim->cfg, &res);
-    }
-    result_free(&res);
-    return rc;
+    fprintf(stderr, "dfsim: simulation failed: %s\n",
+            out->message[0] ? out->message : "out of memory");
+    return EXIT_OTHER;
 }
 
 static int main_simulate(const struct sim_config *cfg, const struct cli *cli, const char *out)
 {
-    char err[1024];
     main_catch_signals();
-    struct sim *sim = sim_create(cfg, err, sizeof err);
-    if (!sim) {
+    const struct point_options opt = {
+        .progress = !cli->quiet,
+        .check_invariants = cli->check,
+        .check_every = (uint32_t)cli->check_every,
+        .stop = &main_signal,
+    };
+    struct result res;
+    struct point_outcome outcome;
+    point_run(cfg, &opt, &res, &outcome);
+    int rc = main_run_status(&outcome);
+    char err[1024];
+    if (rc == EXIT_OK && result_json_write(out, cfg, &res, err, sizeof err) != 0) {
         fprintf(stderr, "dfsim: %s\n", err);
-        return EXIT_OTHER;
+        rc = EXIT_OTHER;
+    } else if (rc == EXIT_OK) {
+        main_print_summary(cfg, &res, out);
+        if (cli->fairness)
+            fairness_report_print(stdout, cfg, &res);
     }
-    sim->stop = &main_signal;
-    sim->check_invariants = cli->check;
-    sim->check_every = (uint32_t)cli->check_every;
-    struct progress pr;
-    progress_init(&pr, !cli->quiet);
-    double start = progress_now();
-    enum sim_status status = sim_run(sim, progress_update, &pr);
-    double wall = progress_now() - start;
-    progress_finish(&pr);
-    int rc = main_finish_run(sim, status, wall, out, cli->fairness);
-    sim_destroy(sim);
+    result_free(&res);
     return rc;
 }
 

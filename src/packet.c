@@ -23,6 +23,13 @@ static int packet_pool_grow(struct packet_pool *pool, uint32_t new_capacity)
     if (!free_list)
         return -1;
     pool->free_list = free_list;
+    if (pool->tags) {
+        uint32_t *tags = realloc(pool->tags, (size_t)new_capacity * sizeof *tags);
+        if (!tags)
+            return -1;
+        memset(tags + pool->capacity, 0, (size_t)(new_capacity - pool->capacity) * sizeof *tags);
+        pool->tags = tags;
+    }
     /* Push the new indices so that the lowest is handed out first (deterministic order). */
     for (uint32_t i = new_capacity; i > pool->capacity; i--)
         pool->free_list[pool->free_count++] = i - 1;
@@ -40,6 +47,7 @@ void packet_pool_free(struct packet_pool *pool)
 {
     free(pool->packets);
     free(pool->free_list);
+    free(pool->tags);
     memset(pool, 0, sizeof *pool);
 }
 
@@ -55,7 +63,15 @@ uint32_t packet_alloc(struct packet_pool *pool)
     pk->id = pool->next_id++;
     pk->target = -1;
     pk->misroute_group = -1;
+    if (pool->tags)
+        pool->tags[index] = 0;
     return index;
+}
+
+int packet_pool_use_tags(struct packet_pool *pool)
+{
+    pool->tags = calloc(pool->capacity ? pool->capacity : 1, sizeof *pool->tags);
+    return pool->tags ? 0 : -1;
 }
 
 void packet_release(struct packet_pool *pool, uint32_t index)

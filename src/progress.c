@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "sim.h"
+#include "workload.h"
 
 #define PROGRESS_INTERVAL 0.25 /* seconds between updates */
 #define PROGRESS_WIDTH 79
@@ -23,6 +24,7 @@ void progress_init(struct progress *pr, bool wanted)
     pr->shown = false;
     pr->start = progress_now();
     pr->last_print = pr->start;
+    pr->label = NULL;
 }
 
 static void progress_format_eta(double seconds, char *buf, size_t len)
@@ -45,13 +47,23 @@ void progress_update(const struct sim *sim, void *ctx)
     pr->last_print = now;
     double elapsed = now - pr->start;
     double rate = elapsed > 0 ? (double)sim->cycle / elapsed : 0;
-    char eta[32] = "?";
-    if (rate > 0)
-        progress_format_eta((double)(sim->total_cycles - sim->cycle) / rate, eta, sizeof eta);
-    char line[128];
-    snprintf(line, sizeof line, "cycle %llu/%llu  %s  %.0f cycles/s  ETA %s",
-             (unsigned long long)sim->cycle, (unsigned long long)sim->total_cycles,
-             sim->measuring ? "measure" : "warm-up", rate, eta);
+    char eta[32] = "?", where[64], line[160];
+    double remaining = rate > 0 ? (double)(sim->total_cycles - sim->cycle) / rate : -1;
+    double fraction = sim->workload ? workload_progress(sim) : -1;
+    if (fraction >= 0) {
+        /* The closed-loop jobs end the run: extrapolate their iterations since they started. */
+        double measured = rate > 0 ? (double)sim_measured_cycles(sim) / rate : 0;
+        remaining = fraction > 0 ? measured * (1 - fraction) / fraction : -1;
+        snprintf(where, sizeof where, "cycle %llu  iterations %.0f%%",
+                 (unsigned long long)sim->cycle, 100 * fraction);
+    } else {
+        snprintf(where, sizeof where, "cycle %llu/%llu", (unsigned long long)sim->cycle,
+                 (unsigned long long)sim->total_cycles);
+    }
+    if (remaining >= 0)
+        progress_format_eta(remaining, eta, sizeof eta);
+    snprintf(line, sizeof line, "%s%s%s  %s  %.0f cycles/s  ETA %s", pr->label ? pr->label : "",
+             pr->label ? ": " : "", where, sim->measuring ? "measure" : "warm-up", rate, eta);
     fprintf(stderr, "\r%-*s", PROGRESS_WIDTH, line);
     fflush(stderr);
     pr->shown = true;

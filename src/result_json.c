@@ -182,18 +182,45 @@ static cJSON *result_json_create_value(const struct result_field *f, const void 
         return result_json_create_array(f, source, result_json_count_at);
     case RESULT_NUMBER_ARRAY:
         return result_json_create_array(f, source, result_json_number_at);
+    case RESULT_BOOL:
+        return cJSON_CreateBool(result_field_bool(f, source));
     case RESULT_OBJECT:
+    case RESULT_OBJECT_ARRAY:
     case RESULT_SETTINGS:
         break;
     }
     return NULL;
 }
 
+/* An array of objects: each element rendered with the field's section. */
+static cJSON *result_json_create_objects(const struct result_field *f, const void *source,
+                                         const struct result_json_render *r)
+{
+    cJSON *array = cJSON_CreateArray();
+    int n = result_field_length(f, source);
+    for (int i = 0; array && i < n; i++) {
+        cJSON *element = cJSON_CreateObject();
+        if (!element || !cJSON_AddItemToArray(array, element)) {
+            cJSON_Delete(element);
+            cJSON_Delete(array);
+            return NULL;
+        }
+        if (!result_json_add_section(element, f->section, result_field_object_at(f, source, i),
+                                     r)) {
+            cJSON_Delete(array);
+            return NULL;
+        }
+    }
+    return array;
+}
+
 static bool result_json_add_field(cJSON *obj, const struct result_field *f, const void *source,
                                   const struct result_json_render *r)
 {
-    if (f->measured && !r->include_timing)
+    if ((f->measured && !r->include_timing) || result_field_is_absent(f, source))
         return true;
+    if (f->type == RESULT_OBJECT_ARRAY)
+        return result_json_add(obj, f->key, result_json_create_objects(f, source, r));
     if (f->type == RESULT_SETTINGS) /* the settings schema (config.h) drives "config" */
         return result_json_add_config(obj, r->cfg);
     if (f->type == RESULT_OBJECT) {

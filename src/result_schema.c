@@ -199,6 +199,248 @@ static const struct result_field result_timing_fields[] = {
 static const struct result_section result_timing_section = {
     "timing", "struct result", result_timing_fields, RESULT_SCHEMA_COUNT(result_timing_fields)};
 
+/* ---- "jobs": one object per job, read from struct job_result (include/job_result.h) ---- */
+
+static bool result_schema_no_jobs(const void *result)
+{
+    return ((const struct result *)result)->n_jobs == 0;
+}
+
+static bool result_schema_open_loop(const void *job)
+{
+    return !((const struct job_result *)job)->closed;
+}
+
+static bool result_schema_not_isolated(const void *job)
+{
+    return !((const struct job_result *)job)->isolated;
+}
+
+static bool result_schema_unfinished(const void *job)
+{
+    return !((const struct job_result *)job)->finished;
+}
+
+static bool result_schema_alone_unfinished(const void *alone)
+{
+    return !((const struct job_result_alone *)alone)->finished;
+}
+
+static bool result_schema_no_runtime_slowdown(const void *job)
+{
+    const struct job_result *j = job;
+    return !j->finished || !j->alone.finished;
+}
+
+static const void *result_schema_locate_message_latency(const void *job)
+{
+    return &((const struct job_result *)job)->message_latency;
+}
+
+static const void *result_schema_locate_iteration_cycles(const void *job)
+{
+    return &((const struct job_result *)job)->iteration_cycles;
+}
+
+static const void *result_schema_locate_alone(const void *job)
+{
+    return &((const struct job_result *)job)->alone;
+}
+
+static const void *result_schema_locate_alone_message_latency(const void *alone)
+{
+    return &((const struct job_result_alone *)alone)->message_latency;
+}
+
+static const struct result_field result_job_load_fields[] = {
+    {"offered", RESULT_NUMBER, "phits/node/cycle",
+     "phits of the packets and messages the job's traffic created in the window / (its nodes * "
+     "measured cycles)",
+     RESULT_AT(struct job_result, offered)},
+    {"injected", RESULT_NUMBER, "phits/node/cycle",
+     "phits of its packets that left their injection queue in the window",
+     RESULT_AT(struct job_result, injected)},
+    {"accepted", RESULT_NUMBER, "phits/node/cycle",
+     "phits of its packets delivered in the window", RESULT_AT(struct job_result, accepted)},
+};
+
+static const struct result_section result_job_load_section = {
+    "job_load", "struct job_result", result_job_load_fields,
+    RESULT_SCHEMA_COUNT(result_job_load_fields)};
+
+static const struct result_field result_job_packets_fields[] = {
+    {"generated", RESULT_COUNT, "packets", "entered an injection queue in the window",
+     RESULT_AT(struct job_result, generated)},
+    {"refused", RESULT_COUNT, "packets",
+     "single packets (message_bytes = 0) that found the injection queue full",
+     RESULT_AT(struct job_result, refused)},
+    {"injected", RESULT_COUNT, "packets", "left their injection queue in the window",
+     RESULT_AT(struct job_result, injected_packets)},
+    {"delivered", RESULT_COUNT, "packets", "delivered in the window",
+     RESULT_AT(struct job_result, delivered)},
+    {"in_flight_at_end", RESULT_COUNT, "packets",
+     "in injection queues, buffers and links when the run ends",
+     RESULT_AT(struct job_result, in_flight_at_end)},
+};
+
+static const struct result_section result_job_packets_section = {
+    "job_packets", "struct job_result", result_job_packets_fields,
+    RESULT_SCHEMA_COUNT(result_job_packets_fields)};
+
+static const struct result_field result_job_latency_fields[] = {
+    {"mean", RESULT_NUMBER, "cycles", "mean packet latency",
+     RESULT_AT(struct job_result, latency.mean)},
+    {"p50", RESULT_NUMBER, "cycles", "median, exact", RESULT_AT(struct job_result, latency.p50)},
+    {"p95", RESULT_NUMBER, "cycles", "95th percentile, exact",
+     RESULT_AT(struct job_result, latency.p95)},
+    {"p99", RESULT_NUMBER, "cycles", "99th percentile, exact",
+     RESULT_AT(struct job_result, latency.p99)},
+    {"max", RESULT_NUMBER, "cycles", "largest", RESULT_AT(struct job_result, latency.max)},
+};
+
+static const struct result_section result_job_latency_section = {
+    "job_latency", "struct job_result", result_job_latency_fields,
+    RESULT_SCHEMA_COUNT(result_job_latency_fields)};
+
+static const struct result_field result_spread_fields[] = {
+    {"min", RESULT_NUMBER, "cycles", "smallest", RESULT_AT(struct job_result_spread, min)},
+    {"q1", RESULT_NUMBER, "cycles", "first quartile (nearest rank)",
+     RESULT_AT(struct job_result_spread, q1)},
+    {"median", RESULT_NUMBER, "cycles", "median (nearest rank)",
+     RESULT_AT(struct job_result_spread, median)},
+    {"q3", RESULT_NUMBER, "cycles", "third quartile (nearest rank)",
+     RESULT_AT(struct job_result_spread, q3)},
+    {"max", RESULT_NUMBER, "cycles", "largest", RESULT_AT(struct job_result_spread, max)},
+    {"mean", RESULT_NUMBER, "cycles", "arithmetic mean", RESULT_AT(struct job_result_spread, mean)},
+    {"p99", RESULT_NUMBER, "cycles", "99th percentile (nearest rank)",
+     RESULT_AT(struct job_result_spread, p99)},
+};
+
+static const struct result_section result_spread_section = {
+    "spread", "struct job_result_spread", result_spread_fields,
+    RESULT_SCHEMA_COUNT(result_spread_fields)};
+
+/* The iterations' spread: the same without p99 (iterations are few). */
+static const struct result_section result_iteration_spread_section = {
+    "iteration_spread", "struct job_result_spread", result_spread_fields,
+    RESULT_SCHEMA_COUNT(result_spread_fields) - 1};
+
+static const struct result_field result_job_messages_fields[] = {
+    {"sent", RESULT_COUNT, "messages", "created in the window (queued in the source's NIC)",
+     RESULT_AT(struct job_result, messages_sent)},
+    {"delivered", RESULT_COUNT, "messages", "whose last packet arrived in the window",
+     RESULT_AT(struct job_result, messages_delivered)},
+    {"latency", RESULT_OBJECT, "cycles",
+     "creation of a message to the arrival of its last packet, over the messages delivered",
+     .section = &result_spread_section, .locate = result_schema_locate_message_latency},
+};
+
+static const struct result_section result_job_messages_section = {
+    "job_messages", "struct job_result", result_job_messages_fields,
+    RESULT_SCHEMA_COUNT(result_job_messages_fields)};
+
+static const struct result_field result_job_iterations_fields[] = {
+    {"completed", RESULT_COUNT, "iterations", "iterations every rank finished",
+     RESULT_AT(struct job_result, iterations_completed)},
+    {"cycles", RESULT_OBJECT, "cycles",
+     "over every finished (rank, iteration): from the end of the rank's previous iteration, "
+     "compute phase and waits included",
+     .section = &result_iteration_spread_section, .locate = result_schema_locate_iteration_cycles},
+};
+
+static const struct result_section result_job_iterations_section = {
+    "job_iterations", "struct job_result", result_job_iterations_fields,
+    RESULT_SCHEMA_COUNT(result_job_iterations_fields)};
+
+static const struct result_field result_job_alone_fields[] = {
+    {"finished", RESULT_BOOL, "", "the job finished its iterations alone before sim.max_cycles",
+     RESULT_AT(struct job_result_alone, finished)},
+    {"runtime_cycles", RESULT_NUMBER_OR_NULL, "cycles", "its runtime alone; null if capped",
+     RESULT_AT(struct job_result_alone, runtime_cycles),
+     .null_when = result_schema_alone_unfinished},
+    {"message_latency", RESULT_OBJECT, "cycles", "its message latencies alone",
+     .section = &result_spread_section, .locate = result_schema_locate_alone_message_latency},
+    {"packet_latency_mean", RESULT_NUMBER, "cycles", "its mean packet latency alone",
+     RESULT_AT(struct job_result_alone, packet_latency_mean)},
+};
+
+static const struct result_section result_job_alone_section = {
+    "job_alone", "struct job_result_alone", result_job_alone_fields,
+    RESULT_SCHEMA_COUNT(result_job_alone_fields)};
+
+static const struct result_field result_job_slowdown_fields[] = {
+    {"runtime", RESULT_NUMBER_OR_NULL, "",
+     "runtime_cycles / alone.runtime_cycles; null unless both finished",
+     RESULT_AT(struct job_result, slowdown_runtime),
+     .null_when = result_schema_no_runtime_slowdown},
+    {"message_latency", RESULT_NUMBER, "",
+     "mean message latency / its mean alone (0 when it sent none)",
+     RESULT_AT(struct job_result, slowdown_message_latency)},
+};
+
+static const struct result_section result_job_slowdown_section = {
+    "job_slowdown", "struct job_result", result_job_slowdown_fields,
+    RESULT_SCHEMA_COUNT(result_job_slowdown_fields)};
+
+static const struct result_field result_job_fields[] = {
+    {"name", RESULT_STRING, "", "the job's name", RESULT_AT(struct job_result, name)},
+    {"kind", RESULT_STRING, "", "\"closed loop\" (a motif) or \"open loop\" (a pattern)",
+     RESULT_AT(struct job_result, kind)},
+    {"traffic", RESULT_STRING, "", "its motif or pattern", RESULT_AT(struct job_result, traffic)},
+    {"nodes", RESULT_COUNT, "nodes", "its nodes (= ranks)", RESULT_AT(struct job_result, nodes)},
+    {"placement", RESULT_STRING, "", "how its nodes were chosen",
+     RESULT_AT(struct job_result, placement)},
+    {"ranks_to_nodes", RESULT_COUNT_ARRAY, "", "the node of each rank, rank 0 first",
+     RESULT_ARRAY_AT(struct job_result, ranks_to_nodes, nodes)},
+    {"load", RESULT_OBJECT, "phits/node/cycle", "its loads over its own nodes",
+     .section = &result_job_load_section},
+    {"packets", RESULT_OBJECT, "packets", "its packet counts", .section = &result_job_packets_section},
+    {"nic_stall_cycles", RESULT_COUNT, "cycles",
+     "cycles in which one of its NICs held a packet whose injection queue was full",
+     RESULT_AT(struct job_result, nic_stall_cycles)},
+    {"latency", RESULT_OBJECT, "cycles",
+     "packet latency: entering the injection queue -> tail delivered",
+     .section = &result_job_latency_section},
+    {"messages", RESULT_OBJECT, "", "its messages (none for single-packet open-loop traffic)",
+     .section = &result_job_messages_section},
+    {"finished", RESULT_BOOL, "", "it finished every iteration before sim.max_cycles",
+     RESULT_AT(struct job_result, finished), .absent_when = result_schema_open_loop,
+     .absent_meaning = "for open-loop jobs"},
+    {"iterations", RESULT_OBJECT, "", "its iterations", .section = &result_job_iterations_section,
+     .absent_when = result_schema_open_loop, .absent_meaning = "for open-loop jobs"},
+    {"runtime_cycles", RESULT_NUMBER_OR_NULL, "cycles",
+     "from its start (the end of the warm-up) to the end of its last rank's last iteration; "
+     "null if capped",
+     RESULT_AT(struct job_result, runtime_cycles), .null_when = result_schema_unfinished,
+     .absent_when = result_schema_open_loop, .absent_meaning = "for open-loop jobs"},
+    {"alone", RESULT_OBJECT, "",
+     "the same job run alone: same placement and seeds, every other job silent",
+     .section = &result_job_alone_section, .locate = result_schema_locate_alone,
+     .absent_when = result_schema_not_isolated,
+     .absent_meaning = "unless sim.isolate (dfsim run --isolate), and for open-loop jobs"},
+    {"slowdown", RESULT_OBJECT, "", "what sharing the network cost it",
+     .section = &result_job_slowdown_section, .absent_when = result_schema_not_isolated,
+     .absent_meaning = "unless sim.isolate (dfsim run --isolate), and for open-loop jobs"},
+};
+
+static const struct result_section result_job_section = {
+    "job", "struct job_result", result_job_fields, RESULT_SCHEMA_COUNT(result_job_fields)};
+
+static const struct result_field result_run_fields[] = {
+    {"cycles", RESULT_COUNT, "cycles", "cycles simulated, warm-up included",
+     RESULT_AT(struct result, run.cycles)},
+    {"measured_cycles", RESULT_COUNT, "cycles",
+     "of the measurement window: warm-up end to the run's end (every load's denominator)",
+     RESULT_AT(struct result, run.measured_cycles)},
+    {"max_cycles", RESULT_COUNT, "cycles", "sim.max_cycles", RESULT_AT(struct result, run.max_cycles)},
+    {"capped", RESULT_BOOL, "",
+     "closed-loop jobs were still running at sim.max_cycles: the run was cut there",
+     RESULT_AT(struct result, run.capped)},
+};
+
+static const struct result_section result_run_section = {
+    "run", "struct result", result_run_fields, RESULT_SCHEMA_COUNT(result_run_fields)};
+
 /* ---- the document ---- */
 
 static const struct result_field result_document_fields[] = {
@@ -219,6 +461,11 @@ static const struct result_field result_document_fields[] = {
     {"fairness", RESULT_OBJECT, "",
      "how evenly routers inject: per router, the packets its p nodes injected in the window",
      .section = &result_fairness_section},
+    {"run", RESULT_OBJECT, "", "the run's length", .section = &result_run_section,
+     .absent_when = result_schema_no_jobs, .absent_meaning = "without jobs"},
+    {"jobs", RESULT_OBJECT_ARRAY, "", "one object per job, in the order of the config's jobs",
+     RESULT_OBJECTS_AT(struct result, jobs, n_jobs), .section = &result_job_section,
+     .absent_when = result_schema_no_jobs, .absent_meaning = "without jobs"},
     {"timing", RESULT_OBJECT, "",
      "speed of the run: the only part that is not a function of the config",
      .section = &result_timing_section, .measured = true},
@@ -295,6 +542,25 @@ double result_field_number_at(const struct result_field *f, const void *source, 
     return ((const double *)result_field_array(f, source))[i];
 }
 
+bool result_field_bool(const struct result_field *f, const void *source)
+{
+    bool value;
+    assert(f->storage == RESULT_STORED_BOOL);
+    memcpy(&value, result_field_address(f, source), sizeof value);
+    return value;
+}
+
+const void *result_field_object_at(const struct result_field *f, const void *source, int i)
+{
+    assert(f->storage == RESULT_STORED_OBJECT_ARRAY && i < result_field_length(f, source));
+    return (const char *)result_field_array(f, source) + (size_t)i * f->element_size;
+}
+
+bool result_field_is_absent(const struct result_field *f, const void *source)
+{
+    return f->absent_when && f->absent_when(source);
+}
+
 const void *result_field_object(const struct result_field *f, const void *source)
 {
     return f->locate ? f->locate(source) : source;
@@ -315,8 +581,12 @@ const char *result_type_name(enum result_type type)
         return "array of counts";
     case RESULT_NUMBER_ARRAY:
         return "array of numbers";
+    case RESULT_BOOL:
+        return "boolean";
     case RESULT_OBJECT:
         return "object";
+    case RESULT_OBJECT_ARRAY:
+        return "array of objects";
     case RESULT_SETTINGS:
         return "object of settings";
     }
@@ -343,7 +613,12 @@ static int result_schema_walk_section(struct result_schema_walker *w,
         assert(n > 0 && (size_t)n < sizeof w->path - prefix);
         (void)n;
         rc = w->visit(w->ctx, w->path, f);
-        if (rc == 0 && f->type == RESULT_OBJECT)
+        if (rc == 0 && f->type == RESULT_OBJECT_ARRAY) {
+            size_t end = strlen(w->path);
+            assert(end + 2 < sizeof w->path);
+            strcpy(w->path + end, "[]");
+        }
+        if (rc == 0 && (f->type == RESULT_OBJECT || f->type == RESULT_OBJECT_ARRAY))
             rc = result_schema_walk_section(w, f->section);
     }
     w->path[prefix] = '\0';
@@ -382,10 +657,11 @@ const struct result_field *result_schema_find(const char *path)
 static int result_schema_collect_figure(void *ctx, const char *path, const struct result_field *f)
 {
     struct result_figures *out = ctx;
-    if (!f->figure.name)
+    if (!f->figure.name || strstr(path, "[]"))
         return 0;
     assert(out->n < RESULT_FIGURES_MAX);
     out->items[out->n].field = f;
+    out->items[out->n].figure = &f->figure;
     snprintf(out->items[out->n].path, sizeof out->items[out->n].path, "%s", path);
     out->n++;
     return 0;
@@ -394,14 +670,52 @@ static int result_schema_collect_figure(void *ctx, const char *path, const struc
 /* sweep.json's figures first, by rank; the others after them. */
 static int result_schema_figure_order(const struct result_figure_at *at)
 {
-    int rank = at->field->figure.sweep_rank;
+    int rank = at->figure->sweep_rank;
     return rank > 0 ? rank : RESULT_FIGURES_MAX + 1;
 }
+
+static void result_schema_sort_figures(struct result_figures *out);
 
 void result_schema_figures(struct result_figures *out)
 {
     out->n = 0;
     result_schema_walk(&result_schema_document, result_schema_collect_figure, out);
+    result_schema_sort_figures(out);
+}
+
+/* The job figures: by path, since the sections they are in (the spread of latencies) are
+ * shared with parts that are not figures (the spread alone). In sweep.json's order. */
+static const struct {
+    const char *path;
+    struct result_figure figure;
+} result_job_figures[] = {
+    {"runtime_cycles", {"runtime_cycles", 1, true, "capped"}},
+    {"slowdown.runtime", {"slowdown_runtime", 2, true, "unfinished"}},
+    {"slowdown.message_latency", {"slowdown_message_latency", 3, true, NULL}},
+    {"messages.latency.median", {"message_latency_median", 4, true, NULL}},
+    {"messages.latency.mean", {"message_latency_mean", 5, true, NULL}},
+    {"messages.latency.p99", {"message_latency_p99", 6, true, NULL}},
+    {"load.offered", {"offered", 7, true, NULL}},
+    {"load.accepted", {"accepted", 8, true, NULL}},
+    {"latency.mean", {"latency_mean", 9, true, NULL}},
+};
+
+void result_schema_job_figures(struct result_figures *out)
+{
+    out->n = 0;
+    for (size_t i = 0; i < sizeof result_job_figures / sizeof result_job_figures[0]; i++) {
+        struct result_schema_search s = {result_job_figures[i].path, NULL};
+        result_schema_walk(&result_job_section, result_schema_match, &s);
+        assert(s.found && out->n < RESULT_FIGURES_MAX);
+        out->items[out->n].field = s.found;
+        out->items[out->n].figure = &result_job_figures[i].figure;
+        snprintf(out->items[out->n].path, sizeof out->items[out->n].path, "%s", s.path);
+        out->n++;
+    }
+}
+
+static void result_schema_sort_figures(struct result_figures *out)
+{
     /* Insertion sort: stable (the others keep their document order), and the list is short. */
     for (int i = 1; i < out->n; i++) {
         struct result_figure_at moving = out->items[i];

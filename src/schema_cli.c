@@ -44,7 +44,7 @@ static void schema_cli_sections_add(struct schema_cli_sections *list,
 static int schema_cli_collect_section(void *ctx, const char *path, const struct result_field *f)
 {
     (void)path;
-    if (f->type == RESULT_OBJECT)
+    if (f->type == RESULT_OBJECT || f->type == RESULT_OBJECT_ARRAY)
         schema_cli_sections_add(ctx, f->section);
     return 0;
 }
@@ -84,8 +84,10 @@ static bool schema_cli_add_field(cJSON *fields, const struct result_field *f)
               cJSON_AddStringToObject(field, "type", result_type_name(f->type)) &&
               cJSON_AddStringToObject(field, "unit", f->unit) &&
               cJSON_AddStringToObject(field, "meaning", f->meaning);
-    if (ok && f->type == RESULT_OBJECT)
+    if (ok && (f->type == RESULT_OBJECT || f->type == RESULT_OBJECT_ARRAY))
         ok = cJSON_AddStringToObject(field, "section", f->section->name) != NULL;
+    if (ok && f->absent_meaning)
+        ok = cJSON_AddStringToObject(field, "absent", f->absent_meaning) != NULL;
     if (ok && f->measured)
         ok = cJSON_AddTrueToObject(field, "measured") != NULL;
     if (ok && f->figure.name)
@@ -117,9 +119,9 @@ static bool schema_cli_add_figure(cJSON *figures, const struct result_figure_at 
         cJSON_Delete(figure);
         return false;
     }
-    return cJSON_AddStringToObject(figure, "name", at->field->figure.name) &&
+    return cJSON_AddStringToObject(figure, "name", at->figure->name) &&
            cJSON_AddStringToObject(figure, "path", at->path) &&
-           schema_cli_add_figure_use(figure, &at->field->figure);
+           schema_cli_add_figure_use(figure, at->figure);
 }
 
 static bool schema_cli_add_sections(cJSON *doc)
@@ -134,11 +136,13 @@ static bool schema_cli_add_sections(cJSON *doc)
     return ok;
 }
 
-static bool schema_cli_add_figures(cJSON *doc)
+/* "figures" (the document's) or "job_figures" (paths within a job's object). */
+static bool schema_cli_add_figures(cJSON *doc, const char *key,
+                                   void (*collect)(struct result_figures *))
 {
     struct result_figures figures;
-    result_schema_figures(&figures);
-    cJSON *list = cJSON_AddArrayToObject(doc, "figures");
+    collect(&figures);
+    cJSON *list = cJSON_AddArrayToObject(doc, key);
     bool ok = list != NULL;
     for (int i = 0; ok && i < figures.n; i++)
         ok = schema_cli_add_figure(list, &figures.items[i]);
@@ -149,7 +153,9 @@ char *schema_cli_json(void)
 {
     cJSON *doc = cJSON_CreateObject();
     bool ok = doc && cJSON_AddNumberToObject(doc, "schema", DFSIM_SCHEMA) &&
-              schema_cli_add_sections(doc) && schema_cli_add_figures(doc);
+              schema_cli_add_sections(doc) &&
+              schema_cli_add_figures(doc, "figures", result_schema_figures) &&
+              schema_cli_add_figures(doc, "job_figures", result_schema_job_figures);
     char *text = ok ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
     return text;
@@ -188,6 +194,11 @@ static int schema_cli_markdown_row(void *ctx, const char *path, const struct res
     FILE *out = ctx;
     fprintf(out, "| `%s` | %s | %s | ", path, result_type_name(f->type), f->unit);
     schema_cli_cell(out, f->meaning);
+    if (f->absent_meaning) {
+        fputs(" (absent ", out);
+        schema_cli_cell(out, f->absent_meaning);
+        fputc(')', out);
+    }
     fputs(" | ", out);
     schema_cli_figure_cell(out, &f->figure);
     fputs(" |\n", out);

@@ -9,7 +9,9 @@
 
 #include "memory.h"
 #include "misroute_policy.h"
+#include "job_config.h"
 #include "router.h"
+#include "workload.h"
 
 enum { RNG_STREAM_TRAFFIC = 1, RNG_STREAM_ROUTING = 2 };
 
@@ -176,6 +178,9 @@ static int sim_init_parts(struct sim *sim, char *err, int err_len)
         (uint32_t)(cfg->links.global_latency + cfg->links.local_latency +
                    cfg->links.injection_latency + 2 * (int)slowest + sim->xbar_cycles + 2);
     sim->total_cycles = (uint64_t)(cfg->sim.warmup_cycles + cfg->sim.measure_cycles);
+    for (int j = 0; j < cfg->n_jobs; j++)
+        if (job_is_closed_loop(&cfg->jobs[j]) && (sim->isolate < 0 || sim->isolate == j))
+            sim->total_cycles = (uint64_t)cfg->sim.max_cycles; /* they end it (or this) */
     if (event_wheel_init(&sim->wheel, max_delay) ||
         packet_pool_init(&sim->pool, (uint32_t)sim->topo.nodes * 4) ||
         stats_init(&sim->stats, sim->topo.routers, (uint32_t)sim->total_cycles)) {
@@ -189,10 +194,17 @@ static int sim_init_parts(struct sim *sim, char *err, int err_len)
                  sim->routing->name, sim->pattern->name);
         return -1;
     }
+    if (cfg->n_jobs && workload_create(sim, sim->isolate, err, err_len) != 0)
+        return -1;
     return 0;
 }
 
 struct sim *sim_create(const struct sim_config *cfg, char *err, int err_len)
+{
+    return sim_create_isolated(cfg, -1, err, err_len);
+}
+
+struct sim *sim_create_isolated(const struct sim_config *cfg, int isolate, char *err, int err_len)
 {
     struct sim *sim = calloc(1, sizeof *sim);
     if (!sim) {
@@ -200,6 +212,7 @@ struct sim *sim_create(const struct sim_config *cfg, char *err, int err_len)
         return NULL;
     }
     sim->cfg = cfg;
+    sim->isolate = isolate;
     sim->routing = routing_registry[cfg->routing.mechanism];
     sim->arbiter = arbiter_registry[cfg->router.arbiter];
     sim->pattern = pattern_registry[cfg->traffic.pattern];
@@ -232,6 +245,7 @@ void sim_destroy(struct sim *sim)
         sim->routing->destroy(&sim->routing_env);
     if (sim->pattern && sim->pattern->destroy)
         sim->pattern->destroy(sim);
+    workload_destroy(sim->workload);
     stats_free(&sim->stats);
     packet_pool_free(&sim->pool);
     event_wheel_free(&sim->wheel);
@@ -279,20 +293,15 @@ static void sim_enter_buffer(struct sim *sim, int router, int port, int vc, uint
         rs->allocate_wake = pk->ready_cycle;
 }
 
-int sim_inject(struct sim *sim, uint32_t src, uint32_t dst)
+int sim_enqueue(struct sim *sim, uint32_t src, uint32_t dst, uint32_t *packet)
 {
     const struct topology *t = &sim->topo;
     uint64_t now = sim->cycle;
     int vc = (int)((uint64_t)dst * (uint64_t)sim->vcs_injection / (uint64_t)t->nodes);
     int router = topology_router_of_node(t, (int)src), port = topology_node_port(t, (int)src);
     struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, port, vc)];
-    if (ring->count == sim_layout_of(sim, router)->ring_capacity[port]) {
-        if (sim->measuring) {
-            sim->stats.refused++;
-            sim->stats.refused_phits += (uint64_t)sim->packet_size;
-        }
+    if (ring->count == sim_layout_of(sim, router)->ring_capacity[port])
         return -1;
-    }
     uint32_t index = packet_alloc(&sim->pool);
     if (index == PACKET_NONE) {
         sim->status = SIM_NOMEM;
@@ -314,7 +323,20 @@ int sim_inject(struct sim *sim, uint32_t src, uint32_t dst)
         sim->stats.generated++;
         sim->stats.generated_phits += (uint64_t)sim->packet_size;
     }
+    if (packet)
+        *packet = index;
     return 0;
+}
+
+int sim_inject(struct sim *sim, uint32_t src, uint32_t dst)
+{
+    if (sim_enqueue(sim, src, dst, NULL) == 0)
+        return 0;
+    if (sim->measuring && sim->status == SIM_OK) {
+        sim->stats.refused++;
+        sim->stats.refused_phits += (uint64_t)sim->packet_size;
+    }
+    return -1;
 }
 
 /* Phase 1: Bernoulli sources. */
@@ -348,6 +370,8 @@ static void sim_deliver(struct sim *sim, uint32_t index)
         st->misrouted_global += (pk->flags & PACKET_GLOBAL_MISROUTED) != 0;
         st->misrouted_local += (pk->flags & PACKET_LOCAL_MISROUTED) != 0;
     }
+    if (sim->workload)
+        workload_packet_delivered(sim, index, now - pk->gen_cycle);
     sim->stats.total_delivered++;
     sim->in_network--;
     packet_release(&sim->pool, index);
@@ -483,7 +507,10 @@ enum sim_status sim_step(struct sim *sim)
 {
     const struct topology *t = &sim->topo;
     sim->measuring = sim->cycle >= (uint64_t)sim->cfg->sim.warmup_cycles;
-    sim_generate(sim);
+    if (sim->workload)
+        workload_generate(sim);
+    else
+        sim_generate(sim);
     sim_process_events(sim);
     if (sim->routing->on_cycle)
         sim->routing->on_cycle(&sim->routing_env, sim->cycle);
@@ -515,6 +542,10 @@ enum sim_status sim_step(struct sim *sim)
         sim->status = SIM_DEADLOCK;
         sim_report_deadlock(sim);
     }
+    /* Closed-loop jobs waiting on one another with nothing in flight and nothing due. */
+    if (sim->status == SIM_OK && sim->workload && !sim->in_network &&
+        workload_stuck(sim, sim->message, sizeof sim->message))
+        sim->status = SIM_DEADLOCK;
     if (sim->status == SIM_OK && sim->check_invariants)
         sim_check_invariants(sim);
     sim->cycle++;
@@ -529,7 +560,11 @@ enum sim_status sim_run(struct sim *sim, void (*progress)(const struct sim *, vo
         sim_step(sim);
         if (progress && (sim->cycle & 255) == 0)
             progress(sim, ctx);
+        if (sim->workload && workload_finished(sim))
+            break; /* every closed-loop job has finished its iterations */
     }
+    sim->capped = sim->workload && sim->workload->has_closed && !workload_finished(sim) &&
+                  sim->status == SIM_OK && sim->cycle >= sim->total_cycles;
     if (sim->status == SIM_NOMEM)
         snprintf(sim->message, sizeof sim->message, "out of memory at cycle %" PRIu64, sim->cycle);
     return sim->status;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sim.h"
+#include "workload.h"
 
 int stats_init(struct stats *st, int routers, uint32_t total_cycles)
 {
@@ -103,7 +104,7 @@ static double stats_ratio(double numerator, double denominator)
 static void stats_summarize_loads(const struct sim *sim, struct result *res)
 {
     const struct stats *st = &sim->stats;
-    double node_cycles = (double)sim->topo.nodes * (double)sim->cfg->sim.measure_cycles;
+    double node_cycles = (double)sim->topo.nodes * (double)sim_measured_cycles(sim);
     res->offered = stats_ratio((double)(st->generated_phits + st->refused_phits), node_cycles);
     res->injected = stats_ratio((double)st->injected_phits, node_cycles);
     res->accepted = stats_ratio((double)st->delivered_phits, node_cycles);
@@ -138,10 +139,13 @@ static int stats_summarize_fairness(const struct sim *sim, struct result *res)
 {
     const struct stats *st = &sim->stats;
     int packet_size = sim->cfg->traffic.packet_size;
-    uint64_t cycles = (uint64_t)sim->cfg->sim.measure_cycles;
+    uint64_t cycles = sim_measured_cycles(sim);
     stats_fairness(st->router_injected, st->routers, res->p, packet_size, cycles, res->offered,
                    &res->fairness);
-    res->per_router_injected = st->router_injected;
+    res->per_router_injected = malloc((size_t)st->routers * sizeof *res->per_router_injected);
+    if (!res->per_router_injected) return -1;
+    memcpy(res->per_router_injected, st->router_injected,
+           (size_t)st->routers * sizeof *res->per_router_injected);
     res->group0_injected_load = calloc(res->a > 0 ? (size_t)res->a : 1, sizeof(double));
     if (!res->group0_injected_load) return -1;
     double node_cycles = (double)res->p * (double)cycles;
@@ -164,12 +168,25 @@ int stats_summarize(const struct sim *sim, struct result *res)
     snprintf(res->shape, sizeof res->shape, "%s", t->shape);
     stats_summarize_loads(sim, res);
     stats_summarize_latency(&sim->stats, res);
-    return stats_summarize_fairness(sim, res);
+    if (stats_summarize_fairness(sim, res) != 0)
+        return -1;
+    if (!sim->workload)
+        return 0;
+    res->jobs = calloc((size_t)sim->workload->n_jobs, sizeof *res->jobs);
+    if (!res->jobs)
+        return -1;
+    res->n_jobs = sim->workload->n_jobs;
+    return job_results_summarize(sim, res->jobs, &res->run);
 }
 
 void result_free(struct result *res)
 {
+    job_results_free(res->jobs, res->n_jobs);
+    free(res->jobs);
+    res->jobs = NULL;
+    res->n_jobs = 0;
     free(res->group0_injected_load);
     res->group0_injected_load = NULL;
+    free(res->per_router_injected);
     res->per_router_injected = NULL;
 }

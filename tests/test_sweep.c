@@ -338,7 +338,7 @@ static void test_sweep_expect_figures(const cJSON *obj, int skip,
     for (int i = 0; member && i < skip; i++)
         member = member->next;
     for (int f = 0; f < figures.n; f++) {
-        const struct result_figure *figure = &figures.items[f].field->figure;
+        const struct result_figure *figure = figures.items[f].figure;
         if (!wanted(figure))
             continue;
         CU_ASSERT_FATAL(member != NULL);

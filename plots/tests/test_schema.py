@@ -21,16 +21,21 @@ def dfsim_schema_json():
                           stdout=subprocess.PIPE).stdout.decode("utf-8")
 
 
-def field_paths(schema, section=None, prefix=""):
-    """[(dotted path, field)] of every field under a section, depth first, in document order."""
+def field_paths(schema, section=None, prefix="", with_absent=True):
+    """[(dotted path, field)] of every field under a section, depth first, in document order
+    (with_absent=False: without the fields a document may lack, such as "jobs", and what is
+    under them)."""
     sections = {s["name"]: s for s in schema["sections"]}
     section = section or schema["sections"][0]
     out = []
     for field in section["fields"]:
+        if not with_absent and "absent" in field:
+            continue
         path = prefix + field["key"]
         out.append((path, field))
         if "section" in field:
-            out.extend(field_paths(schema, sections[field["section"]], path + "."))
+            inner = path + ("[]." if field["type"] == "array of objects" else ".")
+            out.extend(field_paths(schema, sections[field["section"]], inner, with_absent))
     return out
 
 
@@ -92,11 +97,13 @@ class TestSchemaAgainstDocuments(unittest.TestCase):
     def setUpClass(cls):
         runs = fixture.data_dir()
         cls.docs = [fixture.load_doc(p) for p in sorted(glob.glob(os.path.join(runs, "*.json")))]
-        cls.paths = field_paths(dr.RESULT_SCHEMA)
+        # the fixture's runs have no jobs: the parts about jobs are absent
+        cls.paths = field_paths(dr.RESULT_SCHEMA, with_absent=False)
 
     def test_every_field_of_the_table_and_nothing_else(self):
         expected = [path for path, _ in self.paths]
         for doc in self.docs:
+            self.assertNotIn("jobs", doc)
             self.assertEqual(document_paths(doc), expected)
 
     def test_types(self):
@@ -105,6 +112,7 @@ class TestSchemaAgainstDocuments(unittest.TestCase):
             "number": lambda v: isinstance(v, (int, float)),
             "number or null": lambda v: v is None or isinstance(v, (int, float)),
             "string": lambda v: isinstance(v, str),
+            "boolean": lambda v: isinstance(v, bool),
             "array of counts": lambda v: isinstance(v, list) and all(
                 isinstance(x, int) for x in v),
             "array of numbers": lambda v: isinstance(v, list) and all(

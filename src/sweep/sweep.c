@@ -69,9 +69,10 @@ static bool sweep_name_ok(const char *name)
     return true;
 }
 
+/* A config group (traffic, routing, ...) or a list of named elements (jobs). */
 static bool sweep_is_config_group(const char *name)
 {
-    return settings_is_group(name);
+    return settings_is_group(name) || settings_list_named(name) != NULL;
 }
 
 static bool sweep_schema_has(const char *group, const char *name)
@@ -86,6 +87,9 @@ static int sweep_unknown_group(struct sweep_loader *ld, const config_setting_t *
     for (int i = 0; settings_groups[i]; i++)
         snprintf(groups + strlen(groups), sizeof groups - strlen(groups), "%s%s", i ? ", " : "",
                  settings_groups[i]->name);
+    for (int i = 0; settings_lists[i]; i++)
+        snprintf(groups + strlen(groups), sizeof groups - strlen(groups), ", %s",
+                 settings_lists[i]->name);
     return sweep_fail(ld, sweep_line(g), config_setting_name(g),
                       "unknown config group (expected one of: %s)", groups);
 }
@@ -99,9 +103,11 @@ struct sweep_group_names {
 static int sweep_list_setting(void *ctx, const struct setting_ref *r)
 {
     struct sweep_group_names *l = ctx;
-    if (r->group && strcmp(r->group->name, l->group) == 0)
-        snprintf(l->names + strlen(l->names), l->len - strlen(l->names), "%s%s.%s",
-                 l->names[0] ? ", " : "", l->group, r->row->name);
+    const char *owner = r->group ? r->group->name : r->list->name;
+    bool is_name = r->list && strcmp(r->row->name, r->list->name_key) == 0;
+    if (strcmp(owner, l->group) == 0 && !is_name && !strstr(l->names, r->row->name))
+        snprintf(l->names + strlen(l->names), l->len - strlen(l->names), "%s%s",
+                 l->names[0] ? ", " : "", r->row->name);
     return 0;
 }
 
@@ -239,26 +245,94 @@ static int sweep_add_setting(struct sweep_loader *ld, const char *key, const con
     return 0;
 }
 
-/* A config group of fixed settings: GROUP = { name = value; ... }. */
-static int sweep_parse_group(struct sweep_loader *ld, const config_setting_t *g,
-                             struct sweep_setting **list, int *n)
+/* What to do with one setting under set, axes or a variant (key "group.name" or
+ * "list.element.name"). */
+typedef int (*sweep_setting_fn)(struct sweep_loader *ld, const char *key,
+                                const config_setting_t *s, void *ctx);
+
+/* The settings of a list's elements: LIST = { ELEMENT = { name = ...; }; ... } (the element's
+ * name is the one in the base config: jobs = { app = { placement = ...; }; }). */
+static int sweep_walk_list(struct sweep_loader *ld, const config_setting_t *g,
+                           const struct settings_list *list, sweep_setting_fn fn, void *ctx)
+{
+    for (int e = 0; e < config_setting_length(g); e++) {
+        const config_setting_t *element = config_setting_get_elem(g, (unsigned)e);
+        const char *name = config_setting_name(element);
+        char key[SWEEP_KEY_LEN];
+        snprintf(key, sizeof key, "%.16s.%.60s", list->name, name);
+        if (!config_setting_is_group(element))
+            return sweep_fail(ld, sweep_line(element), key,
+                              "expected the settings of %s element '%s' as a group: %s = { %s = "
+                              "{ key = value; }; }",
+                              list->name, name, list->name, name);
+        for (int i = 0; i < config_setting_length(element); i++) {
+            const config_setting_t *s = config_setting_get_elem(element, (unsigned)i);
+            struct setting_ref r;
+            snprintf(key, sizeof key, "%.16s.%.60s.%.40s", list->name, name, config_setting_name(s));
+            if (strcmp(config_setting_name(s), list->name_key) == 0)
+                return sweep_fail(ld, sweep_line(s), key,
+                                  "an element's %s names it and cannot be changed here",
+                                  list->name_key);
+            if (settings_find_element(list, 0, config_setting_name(s), &r) != 0) {
+                char names[768] = "";
+                struct sweep_group_names l = {list->name, names, sizeof names};
+                settings_each(sweep_list_setting, &l);
+                return sweep_fail(ld, sweep_line(s), key,
+                                  "unknown setting of a %s element (expected one of: %s)",
+                                  list->name, names);
+            }
+            if (fn(ld, key, s, ctx) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* The settings under GROUP = { name = ...; } (or a list, above); `shape` shows the expected
+ * syntax in the message for something else. */
+static int sweep_walk_group(struct sweep_loader *ld, const config_setting_t *g, const char *shape,
+                            sweep_setting_fn fn, void *ctx)
 {
     const char *group = config_setting_name(g);
     if (!sweep_is_config_group(group))
         return sweep_unknown_group(ld, g);
     if (!config_setting_is_group(g))
-        return sweep_fail(ld, sweep_line(g), group, "expected a group %s = { name = value; }",
-                          group);
+        return sweep_fail(ld, sweep_line(g), group, "expected a group %s = { %s; }", group,
+                          shape);
+    const struct settings_list *list = settings_list_named(group);
+    if (list)
+        return sweep_walk_list(ld, g, list, fn, ctx);
     for (int i = 0; i < config_setting_length(g); i++) {
         const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
         char key[SWEEP_KEY_LEN];
         if (!sweep_schema_has(group, config_setting_name(s)))
             return sweep_unknown_setting(ld, group, s);
         snprintf(key, sizeof key, "%s.%s", group, config_setting_name(s));
-        if (sweep_add_setting(ld, key, s, list, n) != 0)
+        if (fn(ld, key, s, ctx) != 0)
             return -1;
     }
     return 0;
+}
+
+/* Fixed settings (set, variants): a list of overrides. */
+struct sweep_setting_list {
+    struct sweep_setting **list;
+    int *n;
+};
+
+static int sweep_add_fixed(struct sweep_loader *ld, const char *key, const config_setting_t *s,
+                           void *ctx)
+{
+    struct sweep_setting_list *l = ctx;
+    return sweep_add_setting(ld, key, s, l->list, l->n);
+}
+
+/* A config group of fixed settings: GROUP = { name = value; ... }. */
+static int sweep_parse_group(struct sweep_loader *ld, const config_setting_t *g,
+                             struct sweep_setting **list, int *n)
+{
+    struct sweep_setting_list l = {list, n};
+    return sweep_walk_group(ld, g, "name = value", sweep_add_fixed, &l);
 }
 
 static int sweep_parse_set(struct sweep_loader *ld, const config_setting_t *set)
@@ -301,33 +375,27 @@ static int sweep_parse_axis_values(struct sweep_loader *ld, const config_setting
     return 0;
 }
 
+static int sweep_add_axis(struct sweep_loader *ld, const char *key, const config_setting_t *s,
+                          void *ctx)
+{
+    (void)ctx;
+    struct sweep_axis *axes = sweep_grow(ld->sw->axes, ld->sw->n_axes, sizeof *axes);
+    if (!axes)
+        return sweep_fail(ld, sweep_line(s), key, "out of memory");
+    ld->sw->axes = axes;
+    struct sweep_axis *axis = &axes[ld->sw->n_axes++];
+    snprintf(axis->key, sizeof axis->key, "%s", key);
+    axis->line = sweep_line(s);
+    if (!config_setting_is_array(s) && !config_setting_is_list(s))
+        return sweep_fail(ld, axis->line, axis->key,
+                          "expected a list of values such as [0.1, 0.2] (every setting "
+                          "under axes is an axis; a fixed value belongs in set)");
+    return sweep_parse_axis_values(ld, s, axis);
+}
+
 static int sweep_parse_axis_group(struct sweep_loader *ld, const config_setting_t *g)
 {
-    const char *group = config_setting_name(g);
-    if (!sweep_is_config_group(group))
-        return sweep_unknown_group(ld, g);
-    if (!config_setting_is_group(g))
-        return sweep_fail(ld, sweep_line(g), group,
-                          "expected a group %s = { name = [value, ...]; }", group);
-    for (int i = 0; i < config_setting_length(g); i++) {
-        const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
-        if (!sweep_schema_has(group, config_setting_name(s)))
-            return sweep_unknown_setting(ld, group, s);
-        struct sweep_axis *axes = sweep_grow(ld->sw->axes, ld->sw->n_axes, sizeof *axes);
-        if (!axes)
-            return sweep_fail(ld, sweep_line(s), group, "out of memory");
-        ld->sw->axes = axes;
-        struct sweep_axis *axis = &axes[ld->sw->n_axes++];
-        snprintf(axis->key, sizeof axis->key, "%s.%s", group, config_setting_name(s));
-        axis->line = sweep_line(s);
-        if (!config_setting_is_array(s) && !config_setting_is_list(s))
-            return sweep_fail(ld, axis->line, axis->key,
-                              "expected a list of values such as [0.1, 0.2] (every setting "
-                              "under axes is an axis; a fixed value belongs in set)");
-        if (sweep_parse_axis_values(ld, s, axis) != 0)
-            return -1;
-    }
-    return 0;
+    return sweep_walk_group(ld, g, "name = [value, ...]", sweep_add_axis, NULL);
 }
 
 static int sweep_parse_axes(struct sweep_loader *ld, const config_setting_t *axes)

@@ -254,7 +254,7 @@ bool sweep_doc_has_hash(const cJSON *doc, const char *hash)
     return cJSON_IsString(h) && strcmp(h->valuestring, hash) == 0;
 }
 
-double sweep_doc_number(const cJSON *doc, const char *path)
+static const cJSON *sweep_doc_at(const cJSON *doc, const char *path)
 {
     char key[64];
     const cJSON *item = doc;
@@ -264,7 +264,18 @@ double sweep_doc_number(const cJSON *doc, const char *path)
         item = cJSON_GetObjectItemCaseSensitive(item, key);
         path += n + (path[n] == '.');
     }
+    return item;
+}
+
+double sweep_doc_number(const cJSON *doc, const char *path)
+{
+    const cJSON *item = sweep_doc_at(doc, path);
     return cJSON_IsNumber(item) ? item->valuedouble : NAN;
+}
+
+bool sweep_doc_has(const cJSON *doc, const char *path)
+{
+    return sweep_doc_at(doc, path) != NULL;
 }
 
 /* ---- listing ---- */

@@ -166,9 +166,38 @@ static bool sweep_merge_add_number(cJSON *obj, const char *key, double x)
     return sweep_merge_add_item(obj, key, sweep_merge_number_or_null(x));
 }
 
-/* {"file", "variant", "point", "hash", "index", key figures...} of a point document (the
- * figures with a sweep_rank in the result schema, in rank order); a
- * saturation step also gets "load", "tolerance", "resolution" (used to build its search). */
+/* {"NAME": {job figures...}, ...} of a document with jobs (NULL: none, or out of memory with
+ * *ok false). */
+static cJSON *sweep_merge_job_summaries(const cJSON *doc, bool *ok)
+{
+    const cJSON *jobs = sweep_merge_get(doc, "jobs");
+    if (!cJSON_IsArray(jobs))
+        return NULL;
+    struct result_figures figures;
+    result_schema_job_figures(&figures);
+    cJSON *out = cJSON_CreateObject();
+    *ok = out != NULL;
+    const cJSON *job;
+    cJSON_ArrayForEach(job, jobs)
+    {
+        cJSON *summary = *ok ? cJSON_CreateObject() : NULL;
+        *ok = summary && sweep_merge_add_item(out, sweep_merge_string(job, "name"), summary);
+        for (int f = 0; *ok && f < figures.n; f++)
+            if (sweep_doc_has(job, figures.items[f].path)) /* closed-loop figures: not open */
+                *ok = sweep_merge_add_number(summary, figures.items[f].figure->name,
+                                             sweep_doc_number(job, figures.items[f].path));
+    }
+    if (!*ok) {
+        cJSON_Delete(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* {"file", "variant", "point", "hash", "index", key figures..., "jobs"} of a point document
+ * (the figures with a sweep_rank in the result schema, in rank order; with jobs, each job's
+ * figures under its name); a saturation step also gets "load", "tolerance", "resolution"
+ * (used to build its search). */
 static cJSON *sweep_merge_summary(const struct sweep_merge_entry *e)
 {
     cJSON *p = cJSON_CreateObject();
@@ -180,9 +209,12 @@ static cJSON *sweep_merge_summary(const struct sweep_merge_entry *e)
     struct result_figures figures;
     result_schema_figures(&figures);
     for (int f = 0; ok && f < figures.n; f++)
-        if (figures.items[f].field->figure.sweep_rank)
-            ok = sweep_merge_add_number(p, figures.items[f].field->figure.name,
+        if (figures.items[f].figure->sweep_rank)
+            ok = sweep_merge_add_number(p, figures.items[f].figure->name,
                                         sweep_doc_number(e->doc, figures.items[f].path));
+    cJSON *jobs = ok ? sweep_merge_job_summaries(e->doc, &ok) : NULL;
+    if (jobs)
+        ok = ok && sweep_merge_add_item(p, "jobs", jobs);
     if (ok && !isnan(e->load))
         ok = sweep_merge_add_number(p, "load", e->load) &&
              sweep_merge_add_number(p, "tolerance",
@@ -268,6 +300,40 @@ static cJSON *sweep_merge_group_head(const cJSON *first, int n)
     return g;
 }
 
+/* {"NAME": {figure: {"mean", "ci95"}}} over the members' job summaries (the jobs of the first
+ * member; a member without one of them counts as null). NULL without jobs or memory. */
+static cJSON *sweep_merge_job_groups(const cJSON *const *members, int n, bool *ok)
+{
+    const cJSON *first = sweep_merge_get(members[0], "jobs");
+    if (!cJSON_IsObject(first))
+        return NULL;
+    struct result_figures figures;
+    result_schema_job_figures(&figures);
+    const cJSON **jobs = calloc((size_t)n, sizeof *jobs);
+    cJSON *out = jobs ? cJSON_CreateObject() : NULL;
+    *ok = out != NULL;
+    const cJSON *job;
+    cJSON_ArrayForEach(job, first)
+    {
+        for (int i = 0; *ok && i < n; i++)
+            jobs[i] = sweep_merge_get(sweep_merge_get(members[i], "jobs"), job->string);
+        cJSON *g = *ok ? cJSON_CreateObject() : NULL;
+        *ok = g && sweep_merge_add_item(out, job->string, g);
+        for (int f = 0; *ok && f < figures.n; f++)
+            if (sweep_merge_get(job, figures.items[f].figure->name))
+                *ok = sweep_merge_add_item(g, figures.items[f].figure->name,
+                                       sweep_merge_figure_stats(jobs, n,
+                                                                figures.items[f].figure->name,
+                                                                figures.items[f].figure->nulls_key));
+    }
+    free(jobs);
+    if (!*ok) {
+        cJSON_Delete(out);
+        return NULL;
+    }
+    return out;
+}
+
 static cJSON *sweep_merge_point_group(const cJSON *const *members, int n)
 {
     struct result_figures figures;
@@ -275,12 +341,15 @@ static cJSON *sweep_merge_point_group(const cJSON *const *members, int n)
     cJSON *g = sweep_merge_group_head(members[0], n);
     bool ok = g != NULL;
     for (int f = 0; ok && f < figures.n; f++) {
-        const struct result_figure *figure = &figures.items[f].field->figure;
+        const struct result_figure *figure = figures.items[f].figure;
         if (figure->averaged)
             ok = sweep_merge_add_item(
                 g, figure->name,
                 sweep_merge_figure_stats(members, n, figure->name, figure->nulls_key));
     }
+    cJSON *jobs = ok ? sweep_merge_job_groups(members, n, &ok) : NULL;
+    if (jobs)
+        ok = ok && sweep_merge_add_item(g, "jobs", jobs);
     if (!ok) {
         cJSON_Delete(g);
         return NULL;

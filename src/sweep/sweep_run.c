@@ -6,10 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "progress.h"
+#include "point.h"
 #include "result_json.h"
 #include "saturation.h"
-#include "sim.h"
 #include "stats.h"
 #include "sweep_doc.h"
 
@@ -28,20 +27,11 @@ struct sweep_run_probe {
     int status;   /* of the simulation that failed */
 };
 
-static int sweep_run_write(const struct sim *sim, double wall, const cJSON *meta, const char *dir,
-                           const char *file, struct sweep_run_outcome *out)
+static int sweep_run_write(const struct sim_config *cfg, const struct result *res,
+                           const cJSON *meta, const char *dir, const char *file,
+                           struct sweep_run_outcome *out)
 {
-    struct result res;
-    memset(&res, 0, sizeof res);
-    if (stats_summarize(sim, &res) != 0) {
-        fprintf(stderr, "dfsim: cannot summarize the run (out of memory)\n");
-        result_free(&res);
-        return SWEEP_RUN_FAILED;
-    }
-    res.wall_seconds = wall;
-    res.cycles_per_second = wall > 0 ? (double)sim->total_cycles / wall : 0;
-    res.router_cycles_per_second = res.cycles_per_second * sim->topo.routers;
-    char *doc = result_json_render(sim->cfg, &res, true);
+    char *doc = result_json_render(cfg, res, true);
     char *text = doc ? sweep_doc_attach(doc, meta) : NULL;
     char err[SWEEP_PATH_LEN + 256];
     int rc = SWEEP_RUN_FAILED;
@@ -52,37 +42,30 @@ static int sweep_run_write(const struct sim *sim, double wall, const cJSON *meta
     else
         rc = SWEEP_RUN_OK;
     if (rc == SWEEP_RUN_OK && out)
-        *out = (struct sweep_run_outcome){res.offered, res.accepted};
+        *out = (struct sweep_run_outcome){res->offered, res->accepted};
     free(text);
     free(doc);
-    result_free(&res);
     return rc;
 }
 
 static int sweep_run_simulate(const struct sim_config *cfg, const cJSON *meta, const char *dir,
                               const char *file, struct sweep_run_outcome *out)
 {
-    char err[1024];
-    struct sim *sim = sim_create(cfg, err, sizeof err);
-    if (!sim) {
-        fprintf(stderr, "dfsim: %s\n", err);
-        return SWEEP_RUN_FAILED;
-    }
-    double start = progress_now();
-    enum sim_status status = sim_run(sim, NULL, NULL);
-    double wall = progress_now() - start;
+    const struct point_options opt = {.progress = false};
+    struct result res;
+    struct point_outcome outcome;
+    enum sim_status status = point_run(cfg, &opt, &res, &outcome);
     int rc;
     if (status == SIM_DEADLOCK || status == SIM_INVARIANT) {
-        fprintf(stderr, "dfsim: %s\n", sim->message);
+        fprintf(stderr, "dfsim: %s\n", outcome.message);
         rc = SWEEP_RUN_SIM_FAILED;
     } else if (status != SIM_OK) {
-        fprintf(stderr, "dfsim: simulation failed: %s\n",
-                sim->message[0] ? sim->message : "out of memory");
+        fprintf(stderr, "dfsim: simulation failed: %s\n", outcome.message);
         rc = SWEEP_RUN_FAILED;
     } else {
-        rc = sweep_run_write(sim, wall, meta, dir, file, out);
+        rc = sweep_run_write(cfg, &res, meta, dir, file, out);
     }
-    sim_destroy(sim);
+    result_free(&res);
     return rc;
 }
 

@@ -1,0 +1,68 @@
+/* job_result: what the result document says about each job of a run (its `jobs` array):
+ * loads, packets and packet latency as the network-wide sections, message latencies, and for
+ * closed-loop jobs their iterations, runtime and, with sim.isolate, what they do alone. */
+#ifndef DFSIM_JOB_RESULT_H
+#define DFSIM_JOB_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct sim;
+
+/* Packet latencies, as the network-wide latency section. */
+struct job_result_latency {
+    double mean, p50, p95, p99, max;
+};
+
+/* The spread of a set of durations (message latencies, iteration times): quartiles by nearest
+ * rank, all 0 when there is none. */
+struct job_result_spread {
+    double min, q1, median, q3, max, mean, p99;
+};
+
+/* A closed-loop job run alone (same placement, same seeds, every other job silent). */
+struct job_result_alone {
+    bool finished;
+    double runtime_cycles;
+    struct job_result_spread message_latency;
+    double packet_latency_mean;
+};
+
+struct job_result {
+    const char *name, *placement, *traffic; /* traffic: the motif or the pattern */
+    const char *kind;                       /* "closed loop" or "open loop" */
+    int nodes;
+    uint64_t *ranks_to_nodes; /* owned: the node of each rank */
+    double offered, injected, accepted;
+    uint64_t generated, refused, injected_packets, delivered, in_flight_at_end;
+    uint64_t nic_stall_cycles;
+    struct job_result_latency latency;
+    uint64_t messages_sent, messages_delivered;
+    struct job_result_spread message_latency;
+    /* closed loop */
+    bool closed, finished;
+    uint64_t iterations_completed;
+    struct job_result_spread iteration_cycles;
+    double runtime_cycles; /* start (end of warm-up) to the end of its last iteration */
+    bool isolated;         /* alone and slowdown were measured */
+    struct job_result_alone alone;
+    double slowdown_runtime, slowdown_message_latency;
+};
+
+/* The run as a whole, when it has jobs: how long it lasted and whether sim.max_cycles cut it. */
+struct job_result_run {
+    uint64_t cycles, measured_cycles, max_cycles;
+    bool capped;
+};
+
+/* Fills out[0 .. n_jobs - 1] and run from a finished run with jobs. Returns 0 or -1 (memory);
+ * job_results_free frees what it allocated either way. */
+int job_results_summarize(const struct sim *sim, struct job_result *out,
+                          struct job_result_run *run);
+void job_results_free(struct job_result *jobs, int n);
+
+/* What a closed-loop job did alone, from the run of sim_create_isolated(cfg, j): copied into
+ * out->alone, and the slowdowns computed. */
+void job_result_set_alone(struct job_result *out, const struct job_result *alone);
+
+#endif

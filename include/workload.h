@@ -1,0 +1,129 @@
+/* workload: the jobs of a run inside the simulator. Each job's ranks sit on the nodes its
+ * placement gave it (job_plan.h); open-loop jobs create messages (or single packets) by their
+ * process and pattern, closed-loop jobs by their motif's algorithm (motif.h). A message waits
+ * in its node's NIC, which hands its packets to the injection queues at the node link's
+ * bandwidth; the workload learns when a packet enters the network and when it arrives, and
+ * keeps every job's statistics. Without `jobs` the simulator runs its one network-wide
+ * pattern and none of this exists. */
+#ifndef DFSIM_WORKLOAD_H
+#define DFSIM_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "job_plan.h"
+#include "link_rate.h"
+#include "rng.h"
+
+struct sim;
+struct packet;
+
+/* Latencies, in a histogram that grows with the largest one seen (exact quantiles). */
+struct latency_histogram {
+    uint32_t *bins;
+    uint32_t size;
+    uint64_t count, sum, max, min;
+};
+
+/* What the measurement window saw of one job. */
+struct job_stats {
+    uint64_t offered_phits; /* of the packets and messages its traffic created */
+    uint64_t generated, refused, injected, delivered; /* packets */
+    uint64_t generated_phits, refused_phits, injected_phits, delivered_phits;
+    struct latency_histogram packet_latency;
+    uint64_t messages_created, messages_delivered;
+    struct latency_histogram message_latency;
+    uint64_t nic_stall_cycles; /* a packet was ready in a NIC but its injection queue was full */
+};
+
+struct workload_job {
+    const struct config_job *cfg;
+    bool closed; /* a motif job */
+    bool active; /* false: kept silent (dfsim run --isolate runs one job alone) */
+    int nranks;
+    const int32_t *rank_node;
+    uint64_t message_packets; /* packets of one message (0: single packets, open loop) */
+    struct rng rng;           /* its traffic stream */
+    /* open loop: rank pattern or network pattern, and process */
+    struct rank_pattern pattern;
+    bool has_rank_pattern;
+    const struct pattern_ops *network_pattern;
+    struct injection_process process;
+    bool has_process;
+    /* closed loop */
+    struct motif_run *motif;
+    uint64_t start_cycle, end_cycle; /* end_cycle: 0 until done */
+    uint64_t in_network;             /* its packets between injection queue and node */
+    struct job_stats stats;
+};
+
+/* A message between two ranks of a job, from its creation to the arrival of its last packet. */
+struct workload_message {
+    uint32_t job;
+    int32_t src_rank, dst_rank;
+    uint32_t src_node, dst_node;
+    uint32_t tag;     /* the motif's */
+    uint32_t packets; /* in all */
+    uint32_t created_packets, injected, delivered;
+    uint64_t created; /* cycle */
+    uint32_t next;    /* next message in its NIC's queue, or in the free list */
+};
+
+/* A node's NIC: its queue of messages, and when its link can take the next packet. */
+struct workload_nic {
+    uint32_t head, tail; /* message indices + 1; 0 = empty */
+    uint64_t free_tick;  /* the node link is free from this tick on (link_rate.h) */
+    bool active;         /* in the active list */
+};
+
+struct workload {
+    int n_jobs;
+    struct workload_job jobs[CONFIG_MAX_JOBS];
+    struct job_plan plan;
+    int32_t *node_job, *node_rank; /* [nodes]: -1 where no job runs */
+    struct workload_message *messages;
+    uint32_t n_messages, capacity, free_message; /* free_message: index + 1, 0 = none */
+    struct workload_nic *nic;                    /* [nodes] */
+    int32_t *active_nics;                        /* nodes whose NIC holds messages */
+    int n_active_nics;
+    struct link_rate node_rate;
+    bool has_closed;    /* some job is closed loop: the run ends when they are done */
+    bool started;       /* the closed-loop jobs have started (after the warm-up) */
+    int running_closed; /* closed-loop jobs not yet done */
+    char error[512];    /* why a motif failed */
+};
+
+/* Builds the jobs of sim->cfg on sim's network (the placements the config check made);
+ * isolate >= 0 keeps every job but that one silent. Returns 0, or -1 with err. */
+int workload_create(struct sim *sim, int isolate, char *err, int err_len);
+void workload_destroy(struct workload *w);
+
+/* Phase 1 of a cycle: the jobs create their messages and packets, the NICs inject. */
+void workload_generate(struct sim *sim);
+/* A packet of the workload left its injection queue into the network / reached its node. */
+void workload_packet_injected(struct sim *sim, uint32_t packet);
+void workload_packet_delivered(struct sim *sim, uint32_t packet, uint64_t latency);
+/* Whether the run is over (every closed-loop job done), and whether its closed-loop jobs are
+ * stuck on their own dependencies (nothing in flight, nothing due): then a description. */
+bool workload_finished(const struct sim *sim);
+bool workload_stuck(struct sim *sim, char *why, size_t len);
+/* How far the closed-loop jobs are: the smallest fraction of its iterations a running job has
+ * completed (1 when all are done), or -1 when the run has none or they have not started. */
+double workload_progress(const struct sim *sim);
+/* The job of a node (-1 if none). */
+static inline int workload_job_of_node(const struct workload *w, uint32_t node)
+{
+    return w->node_job[node];
+}
+
+/* Quantile q in (0, 100] of a latency histogram (nearest rank). */
+double latency_histogram_quantile(const struct latency_histogram *h, double q);
+
+/* Invariants of the messages: each message's packets created, injected and delivered in
+ * order and never more than it has; message_found[] counts the packets of each message the
+ * recount found in the network, job_found[] those of each job. Returns 0, or -1 with why. */
+int workload_check(const struct sim *sim, const uint32_t *message_found, const uint64_t *job_found,
+                   char *why, size_t len);
+
+#endif

@@ -1,0 +1,145 @@
+/* job_result: the jobs' part of the result document (see job_result.h). */
+#include "job_result.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "job_config.h"
+#include "job_traffic.h"
+#include "motif.h"
+#include "placement.h"
+#include "sim.h"
+#include "workload.h"
+
+static double job_result_ratio(double numerator, double denominator)
+{
+    return denominator > 0 ? numerator / denominator : 0.0;
+}
+
+static void job_result_spread_of(const struct latency_histogram *h, struct job_result_spread *out)
+{
+    *out = (struct job_result_spread){0};
+    if (!h->count)
+        return;
+    out->min = (double)h->min;
+    out->q1 = latency_histogram_quantile(h, 25);
+    out->median = latency_histogram_quantile(h, 50);
+    out->q3 = latency_histogram_quantile(h, 75);
+    out->max = (double)h->max;
+    out->mean = (double)h->sum / (double)h->count;
+    out->p99 = latency_histogram_quantile(h, 99);
+}
+
+static const char *job_result_traffic(const struct config_job *job)
+{
+    if (job_is_closed_loop(job))
+        return job_motif(job)->name;
+    const struct pattern_ops *network = job_network_pattern(job);
+    return network ? network->name : job_rank_pattern(job)->name;
+}
+
+static void job_result_loads(const struct sim *sim, const struct workload_job *jb,
+                             struct job_result *out)
+{
+    const struct job_stats *st = &jb->stats;
+    double node_cycles = (double)jb->nranks * (double)sim_measured_cycles(sim);
+    out->offered = job_result_ratio((double)st->offered_phits, node_cycles);
+    out->injected = job_result_ratio((double)st->injected_phits, node_cycles);
+    out->accepted = job_result_ratio((double)st->delivered_phits, node_cycles);
+    out->generated = st->generated;
+    out->refused = st->refused;
+    out->injected_packets = st->injected;
+    out->delivered = st->delivered;
+    out->in_flight_at_end = jb->in_network;
+    out->nic_stall_cycles = st->nic_stall_cycles;
+    const struct latency_histogram *h = &st->packet_latency;
+    out->latency = (struct job_result_latency){
+        .mean = job_result_ratio((double)h->sum, (double)h->count),
+        .p50 = latency_histogram_quantile(h, 50),
+        .p95 = latency_histogram_quantile(h, 95),
+        .p99 = latency_histogram_quantile(h, 99),
+        .max = (double)h->max,
+    };
+    out->messages_sent = st->messages_created;
+    out->messages_delivered = st->messages_delivered;
+    job_result_spread_of(&st->message_latency, &out->message_latency);
+}
+
+static int job_result_iterations(const struct workload_job *jb, struct job_result *out)
+{
+    struct motif_summary summary;
+    if (motif_run_iteration_summary(jb->motif, &summary) != 0)
+        return -1;
+    out->closed = true;
+    out->finished = jb->end_cycle != 0;
+    out->iterations_completed = motif_run_iterations_completed(jb->motif);
+    out->iteration_cycles = (struct job_result_spread){
+        .min = summary.min,
+        .q1 = summary.q1,
+        .median = summary.median,
+        .q3 = summary.q3,
+        .max = summary.max,
+        .mean = summary.mean,
+    };
+    out->runtime_cycles = out->finished ? (double)(jb->end_cycle - jb->start_cycle) : 0;
+    return 0;
+}
+
+static int job_result_of(const struct sim *sim, int j, struct job_result *out)
+{
+    const struct workload_job *jb = &sim->workload->jobs[j];
+    const struct config_job *job = jb->cfg;
+    *out = (struct job_result){
+        .name = job->name,
+        .placement = placement_registry[job->placement]->name,
+        .traffic = job_result_traffic(job),
+        .kind = job_is_closed_loop(job) ? "closed loop" : "open loop",
+        .nodes = jb->nranks,
+    };
+    out->ranks_to_nodes = malloc((size_t)jb->nranks * sizeof *out->ranks_to_nodes);
+    if (!out->ranks_to_nodes)
+        return -1;
+    for (int r = 0; r < jb->nranks; r++)
+        out->ranks_to_nodes[r] = (uint64_t)jb->rank_node[r];
+    job_result_loads(sim, jb, out);
+    return jb->closed ? job_result_iterations(jb, out) : 0;
+}
+
+int job_results_summarize(const struct sim *sim, struct job_result *out, struct job_result_run *run)
+{
+    const struct workload *w = sim->workload;
+    *run = (struct job_result_run){
+        .cycles = sim->cycle,
+        .measured_cycles = sim_measured_cycles(sim),
+        .max_cycles = (uint64_t)sim->cfg->sim.max_cycles,
+        .capped = sim->capped,
+    };
+    for (int j = 0; j < w->n_jobs; j++)
+        if (job_result_of(sim, j, &out[j]) != 0)
+            return -1;
+    return 0;
+}
+
+void job_results_free(struct job_result *jobs, int n)
+{
+    for (int j = 0; jobs && j < n; j++) {
+        free(jobs[j].ranks_to_nodes);
+        jobs[j].ranks_to_nodes = NULL;
+    }
+}
+
+void job_result_set_alone(struct job_result *out, const struct job_result *alone)
+{
+    out->isolated = true;
+    out->alone = (struct job_result_alone){
+        .finished = alone->finished,
+        .runtime_cycles = alone->runtime_cycles,
+        .message_latency = alone->message_latency,
+        .packet_latency_mean = alone->latency.mean,
+    };
+    /* A slowdown is meaningful only when both runs finished (a capped runtime is a bound). */
+    bool both = out->finished && alone->finished;
+    out->slowdown_runtime = both ? job_result_ratio(out->runtime_cycles, alone->runtime_cycles) : 0;
+    out->slowdown_message_latency =
+        job_result_ratio(out->message_latency.mean, alone->message_latency.mean);
+}

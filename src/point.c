@@ -1,0 +1,114 @@
+/* point: one simulation point (see point.h). */
+#include "point.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "job_config.h"
+#include "progress.h"
+#include "workload.h"
+
+/* Builds and runs one simulation (isolate >= 0: only that job); returns the finished sim (its
+ * status says how it ended) or NULL with out filled when it could not be built. */
+static struct sim *point_simulate(const struct sim_config *cfg, int isolate,
+                                  const struct point_options *opt, const char *label, double *wall,
+                                  struct point_outcome *out)
+{
+    char err[1024];
+    struct sim *sim = sim_create_isolated(cfg, isolate, err, sizeof err);
+    if (!sim) {
+        out->status = SIM_NOMEM;
+        snprintf(out->message, sizeof out->message, "%s", err);
+        return NULL;
+    }
+    sim->stop = opt->stop;
+    sim->check_invariants = opt->check_invariants;
+    sim->check_every = opt->check_every;
+    struct progress pr;
+    progress_init(&pr, opt->progress);
+    pr.label = label;
+    double start = progress_now();
+    sim_run(sim, progress_update, &pr);
+    *wall = progress_now() - start;
+    progress_finish(&pr);
+    return sim;
+}
+
+/* Copies a finished sim's status into out; returns it. */
+static enum sim_status point_status(const struct sim *sim, const char *label,
+                                    struct point_outcome *out)
+{
+    out->status = sim->status;
+    out->cycle = sim->cycle;
+    out->total_cycles = sim->total_cycles;
+    if (sim->status != SIM_OK)
+        snprintf(out->message, sizeof out->message, "%s%s%s", label ? label : "", label ? ": " : "",
+                 sim->message[0] ? sim->message : "out of memory");
+    return sim->status;
+}
+
+static void point_warn_capped(const struct sim *sim, const char *label)
+{
+    if (!sim->capped)
+        return;
+    fprintf(stderr,
+            "dfsim: %s%sclosed-loop jobs were still running at sim.max_cycles = %lld: the run "
+            "was cut there (the document says \"capped\": true)\n",
+            label ? label : "", label ? ": " : "", (long long)sim->cfg->sim.max_cycles);
+}
+
+/* Runs closed-loop job j alone and records it in res->jobs[j]. */
+static enum sim_status point_alone(const struct sim_config *cfg, int j,
+                                   const struct point_options *opt, struct result *res,
+                                   struct point_outcome *out)
+{
+    char label[160];
+    snprintf(label, sizeof label, "job '%s' alone", cfg->jobs[j].name);
+    double wall;
+    struct sim *sim = point_simulate(cfg, j, opt, label, &wall, out);
+    if (!sim)
+        return out->status;
+    enum sim_status status = point_status(sim, label, out);
+    struct job_result alone[CONFIG_MAX_JOBS];
+    struct job_result_run run;
+    memset(alone, 0, sizeof alone);
+    if (status == SIM_OK) {
+        point_warn_capped(sim, label);
+        if (job_results_summarize(sim, alone, &run) != 0) {
+            out->status = status = SIM_NOMEM;
+            snprintf(out->message, sizeof out->message, "%s: out of memory", label);
+        } else {
+            job_result_set_alone(&res->jobs[j], &alone[j]);
+        }
+    }
+    job_results_free(alone, cfg->n_jobs);
+    sim_destroy(sim);
+    return status;
+}
+
+enum sim_status point_run(const struct sim_config *cfg, const struct point_options *opt,
+                          struct result *res, struct point_outcome *out)
+{
+    memset(res, 0, sizeof *res);
+    memset(out, 0, sizeof *out);
+    double wall;
+    struct sim *sim = point_simulate(cfg, -1, opt, NULL, &wall, out);
+    if (!sim)
+        return out->status;
+    enum sim_status status = point_status(sim, NULL, out);
+    if (status == SIM_OK && stats_summarize(sim, res) != 0) {
+        out->status = status = SIM_NOMEM;
+        snprintf(out->message, sizeof out->message, "cannot summarize the run (out of memory)");
+    }
+    if (status == SIM_OK) {
+        point_warn_capped(sim, NULL);
+        res->wall_seconds = wall;
+        res->cycles_per_second = wall > 0 ? (double)sim->cycle / wall : 0;
+        res->router_cycles_per_second = res->cycles_per_second * sim->topo.routers;
+    }
+    sim_destroy(sim);
+    for (int j = 0; status == SIM_OK && cfg->sim.isolate && j < cfg->n_jobs; j++)
+        if (job_is_closed_loop(&cfg->jobs[j]))
+            status = point_alone(cfg, j, opt, res, out);
+    return status;
+}

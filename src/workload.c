@@ -1,0 +1,537 @@
+/* workload: running the jobs in the simulator (see workload.h). */
+#include "workload.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job_config.h"
+#include "sim.h"
+
+/* ---- latency histograms ---- */
+
+static int latency_histogram_add(struct latency_histogram *h, uint64_t latency)
+{
+    if (latency >= h->size) {
+        uint64_t size = h->size ? h->size : 1024;
+        while (size <= latency)
+            size *= 2;
+        uint32_t *bins = realloc(h->bins, (size_t)size * sizeof *bins);
+        if (!bins)
+            return -1;
+        memset(bins + h->size, 0, (size_t)(size - h->size) * sizeof *bins);
+        h->bins = bins;
+        h->size = (uint32_t)size;
+    }
+    h->bins[latency]++;
+    if (!h->count || latency < h->min)
+        h->min = latency;
+    if (latency > h->max)
+        h->max = latency;
+    h->count++;
+    h->sum += latency;
+    return 0;
+}
+
+double latency_histogram_quantile(const struct latency_histogram *h, double q)
+{
+    return stats_percentile(h->bins, h->size, h->count, q);
+}
+
+/* ---- messages ---- */
+
+static uint32_t workload_message_new(struct workload *w)
+{
+    if (w->free_message) {
+        uint32_t index = w->free_message - 1;
+        w->free_message = w->messages[index].next;
+        return index;
+    }
+    if (w->n_messages == w->capacity) {
+        uint32_t capacity = w->capacity ? w->capacity * 2 : 1024;
+        struct workload_message *m = realloc(w->messages, (size_t)capacity * sizeof *m);
+        if (!m)
+            return UINT32_MAX;
+        w->messages = m;
+        w->capacity = capacity;
+    }
+    return w->n_messages++;
+}
+
+static void workload_message_free(struct workload *w, uint32_t index)
+{
+    w->messages[index].packets = 0; /* marks it free for the invariant check */
+    w->messages[index].next = w->free_message;
+    w->free_message = index + 1;
+}
+
+/* Queues a message of `packets` packets in the NIC of the source rank's node. */
+static int workload_send(struct sim *sim, int job, int32_t src, int32_t dst, uint64_t packets,
+                         uint32_t tag)
+{
+    struct workload *w = sim->workload;
+    struct workload_job *jb = &w->jobs[job];
+    uint32_t index = workload_message_new(w);
+    if (index == UINT32_MAX) {
+        sim->status = SIM_NOMEM;
+        return -1;
+    }
+    struct workload_message *m = &w->messages[index];
+    *m = (struct workload_message){
+        .job = (uint32_t)job,
+        .src_rank = src,
+        .dst_rank = dst,
+        .src_node = (uint32_t)jb->rank_node[src],
+        .dst_node = (uint32_t)jb->rank_node[dst],
+        .tag = tag,
+        .packets = (uint32_t)packets,
+        .created = sim->cycle,
+    };
+    if (sim->measuring) {
+        jb->stats.messages_created++;
+        jb->stats.offered_phits += packets * (uint64_t)sim->packet_size;
+    }
+    struct workload_nic *nic = &w->nic[m->src_node];
+    if (nic->tail)
+        w->messages[nic->tail - 1].next = index + 1;
+    else
+        nic->head = index + 1;
+    nic->tail = index + 1;
+    if (!nic->active) {
+        nic->active = true;
+        w->active_nics[w->n_active_nics++] = (int32_t)m->src_node;
+    }
+    return 0;
+}
+
+struct workload_motif_send {
+    struct sim *sim;
+    int job;
+};
+
+static void workload_motif_send(void *ctx, int32_t src, int32_t dst, uint64_t bytes, uint32_t tag)
+{
+    struct workload_motif_send *s = ctx;
+    workload_send(s->sim, s->job, src, dst, job_message_packets(s->sim->cfg, bytes), tag);
+}
+
+/* ---- creating the jobs ---- */
+
+static int workload_open_loop(struct sim *sim, struct workload_job *jb, int j, char *err,
+                              int err_len)
+{
+    struct workload *w = sim->workload;
+    const struct config_job *job = jb->cfg;
+    char why[512] = "";
+    jb->network_pattern = job_network_pattern(job);
+    if (!jb->network_pattern) {
+        struct rank_pattern_params params;
+        job_pattern_params(job, &params);
+        if (rank_pattern_init(&jb->pattern, job_rank_pattern(job), &params, jb->nranks,
+                              jb->rank_node, &w->plan.machine, &jb->rng, why, sizeof why) != 0)
+            goto fail;
+        jb->has_rank_pattern = true;
+    }
+    struct injection_params params;
+    job_injection_params(sim->cfg, job, &params);
+    if (injection_process_init(&jb->process, injection_registry[job->process], &params, jb->nranks,
+                               &jb->rng, why, sizeof why) != 0)
+        goto fail;
+    jb->has_process = true;
+    jb->message_packets =
+        job->message_bytes > 0 ? job_message_packets(sim->cfg, (uint64_t)job->message_bytes) : 0;
+    return 0;
+fail:
+    snprintf(err, (size_t)err_len, "job '%s' (%d): %s", job->name, j, why);
+    return -1;
+}
+
+static int workload_closed_loop(struct sim *sim, struct workload_job *jb, int j, char *err,
+                                int err_len)
+{
+    const struct config_job *job = jb->cfg;
+    struct motif_params params;
+    struct rng seed;
+    char why[512] = "";
+    job_motif_params(job, &params);
+    job_rng(sim->cfg, j, JOB_STREAM_MOTIF, &seed);
+    jb->motif =
+        motif_run_create(job_motif(job), &params, jb->nranks, rng_next(&seed), why, sizeof why);
+    if (!jb->motif) {
+        snprintf(err, (size_t)err_len, "job '%s': %s", job->name, why);
+        return -1;
+    }
+    jb->closed = true;
+    return 0;
+}
+
+static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
+{
+    struct workload *w = sim->workload;
+    const struct sim_config *cfg = sim->cfg;
+    w->n_jobs = cfg->n_jobs;
+    for (int j = 0; j < w->n_jobs; j++) {
+        struct workload_job *jb = &w->jobs[j];
+        jb->cfg = &cfg->jobs[j];
+        jb->nranks = jb->cfg->nodes;
+        jb->rank_node = w->plan.rank_node[j];
+        jb->active = isolate < 0 || isolate == j;
+        job_rng(cfg, j, JOB_STREAM_TRAFFIC, &jb->rng);
+        for (int r = 0; r < jb->nranks; r++) {
+            w->node_job[jb->rank_node[r]] = j;
+            w->node_rank[jb->rank_node[r]] = r;
+        }
+        int rc = job_is_closed_loop(jb->cfg) ? workload_closed_loop(sim, jb, j, err, err_len)
+                                             : workload_open_loop(sim, jb, j, err, err_len);
+        if (rc)
+            return -1;
+        if (jb->closed && jb->active) {
+            w->has_closed = true;
+            w->running_closed++;
+        }
+    }
+    return 0;
+}
+
+int workload_create(struct sim *sim, int isolate, char *err, int err_len)
+{
+    const struct topology *t = &sim->topo;
+    struct workload *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return -1;
+    }
+    sim->workload = w;
+    struct setting_issue issue = {0};
+    if (job_plan_create(&w->plan, sim->cfg, t, &issue) != 0) {
+        snprintf(err, (size_t)err_len, "%s: %s", issue.key, issue.text);
+        return -1;
+    }
+    w->node_job = malloc((size_t)t->nodes * sizeof *w->node_job);
+    w->node_rank = malloc((size_t)t->nodes * sizeof *w->node_rank);
+    w->nic = calloc((size_t)t->nodes, sizeof *w->nic);
+    w->active_nics = malloc((size_t)t->nodes * sizeof *w->active_nics);
+    if (!w->node_job || !w->node_rank || !w->nic || !w->active_nics ||
+        packet_pool_use_tags(&sim->pool) != 0) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return -1;
+    }
+    for (int n = 0; n < t->nodes; n++)
+        w->node_job[n] = w->node_rank[n] = -1;
+    w->node_rate = sim->link_rate[PORT_NODE];
+    return workload_jobs(sim, isolate, err, err_len);
+}
+
+static void latency_histogram_free(struct latency_histogram *h)
+{
+    free(h->bins);
+    h->bins = NULL;
+}
+
+void workload_destroy(struct workload *w)
+{
+    if (!w)
+        return;
+    for (int j = 0; j < w->n_jobs; j++) {
+        struct workload_job *jb = &w->jobs[j];
+        if (jb->has_rank_pattern)
+            rank_pattern_destroy(&jb->pattern);
+        if (jb->has_process)
+            injection_process_destroy(&jb->process);
+        motif_run_destroy(jb->motif);
+        latency_histogram_free(&jb->stats.packet_latency);
+        latency_histogram_free(&jb->stats.message_latency);
+    }
+    job_plan_free(&w->plan);
+    free(w->node_job);
+    free(w->node_rank);
+    free(w->nic);
+    free(w->active_nics);
+    free(w->messages);
+    free(w);
+}
+
+/* ---- every cycle ---- */
+
+/* An open-loop job's ranks create what their process fires: a message into the NIC, or a
+ * single packet straight into the injection queue (refused when it is full, as the
+ * network-wide traffic). */
+static void workload_open_loop_cycle(struct sim *sim, int j)
+{
+    struct workload_job *jb = &sim->workload->jobs[j];
+    uint64_t now = sim->cycle;
+    for (int32_t r = 0; r < jb->nranks && sim->status == SIM_OK; r++) {
+        if (jb->has_rank_pattern && !rank_pattern_sends(&jb->pattern, r))
+            continue;
+        if (!injection_process_fires(&jb->process, r, now, &jb->rng))
+            continue;
+        int32_t dst;
+        if (jb->network_pattern)
+            dst = (int32_t)jb->network_pattern->destination(sim, (uint32_t)jb->rank_node[r],
+                                                            &jb->rng);
+        else
+            dst = rank_pattern_destination(&jb->pattern, r, &jb->rng);
+        if (jb->message_packets) {
+            workload_send(sim, j, r, dst, jb->message_packets, 0);
+            continue;
+        }
+        int rc = sim_inject(sim, (uint32_t)jb->rank_node[r], (uint32_t)jb->rank_node[dst]);
+        jb->in_network += rc == 0;
+        if (!sim->measuring)
+            continue;
+        uint64_t phits = (uint64_t)sim->packet_size;
+        jb->stats.offered_phits += phits;
+        if (rc == 0) {
+            jb->stats.generated++;
+            jb->stats.generated_phits += phits;
+        } else {
+            jb->stats.refused++;
+            jb->stats.refused_phits += phits;
+        }
+    }
+}
+
+static void workload_closed_loop_cycle(struct sim *sim, int j)
+{
+    struct workload *w = sim->workload;
+    struct workload_job *jb = &w->jobs[j];
+    if (jb->end_cycle || motif_run_next_wake(jb->motif) > sim->cycle)
+        return;
+    struct workload_motif_send ctx = {sim, j};
+    if (motif_run_advance(jb->motif, sim->cycle, workload_motif_send, &ctx) != 0) {
+        snprintf(sim->message, sizeof sim->message, "cycle %" PRIu64 ": job '%s': %s", sim->cycle,
+                 jb->cfg->name, motif_run_error(jb->motif));
+        sim->status = SIM_INVARIANT;
+    }
+}
+
+/* Hands the NIC's packets to the injection queues at the node link's bandwidth: a packet
+ * starts when the link is free, to the tick (as on every link), while its queue has room;
+ * a packet that finds its queue full waits there, a stall cycle of its job. */
+static bool workload_nic_cycle(struct sim *sim, int32_t node)
+{
+    struct workload *w = sim->workload;
+    struct workload_nic *nic = &w->nic[node];
+    struct link_rate rate = w->node_rate;
+    uint64_t now = sim->cycle, now_tick = now * rate.num;
+    while (nic->head && nic->free_tick < now_tick + rate.num) {
+        uint32_t index = nic->head - 1;
+        struct workload_message *m = &w->messages[index];
+        uint32_t packet;
+        if (sim_enqueue(sim, m->src_node, m->dst_node, &packet) != 0) {
+            if (sim->measuring)
+                w->jobs[m->job].stats.nic_stall_cycles++;
+            break;
+        }
+        sim->pool.tags[packet] = index + 1;
+        w->jobs[m->job].in_network++;
+        uint64_t start = nic->free_tick > now_tick ? nic->free_tick : now_tick;
+        nic->free_tick = start + (uint64_t)sim->packet_size * rate.den;
+        struct job_stats *st = &w->jobs[m->job].stats;
+        if (sim->measuring) {
+            st->generated++;
+            st->generated_phits += (uint64_t)sim->packet_size;
+        }
+        if (++m->created_packets == m->packets) {
+            nic->head = m->next;
+            if (!nic->head)
+                nic->tail = 0;
+            m->next = 0;
+        }
+    }
+    if (nic->head)
+        return true;
+    nic->active = false;
+    return false;
+}
+
+static void workload_start_closed(struct sim *sim)
+{
+    struct workload *w = sim->workload;
+    for (int j = 0; j < w->n_jobs; j++) {
+        struct workload_job *jb = &w->jobs[j];
+        if (jb->closed && jb->active) {
+            motif_run_start(jb->motif, sim->cycle);
+            jb->start_cycle = sim->cycle;
+        }
+    }
+    w->started = true;
+}
+
+void workload_generate(struct sim *sim)
+{
+    struct workload *w = sim->workload;
+    if (w->has_closed && !w->started && sim->measuring)
+        workload_start_closed(sim);
+    for (int j = 0; j < w->n_jobs && sim->status == SIM_OK; j++) {
+        if (!w->jobs[j].active)
+            continue;
+        if (!w->jobs[j].closed)
+            workload_open_loop_cycle(sim, j);
+        else if (w->started)
+            workload_closed_loop_cycle(sim, j);
+    }
+    int kept = 0;
+    for (int i = 0; i < w->n_active_nics && sim->status == SIM_OK; i++)
+        if (workload_nic_cycle(sim, w->active_nics[i]))
+            w->active_nics[kept++] = w->active_nics[i];
+    if (sim->status == SIM_OK)
+        w->n_active_nics = kept;
+}
+
+void workload_packet_injected(struct sim *sim, uint32_t packet)
+{
+    struct workload *w = sim->workload;
+    const struct packet *pk = sim_packet(sim, packet);
+    struct workload_job *jb = &w->jobs[w->node_job[pk->src]];
+    if (sim->measuring) {
+        jb->stats.injected++;
+        jb->stats.injected_phits += (uint64_t)sim->packet_size;
+    }
+    uint32_t tag = sim->pool.tags[packet];
+    if (!tag)
+        return;
+    struct workload_message *m = &w->messages[tag - 1];
+    if (++m->injected == m->packets && jb->closed)
+        motif_run_sent(jb->motif, m->src_rank, m->tag, sim->cycle);
+}
+
+static void workload_message_done(struct sim *sim, uint32_t index)
+{
+    struct workload *w = sim->workload;
+    struct workload_message *m = &w->messages[index];
+    struct workload_job *jb = &w->jobs[m->job];
+    if (sim->measuring) {
+        jb->stats.messages_delivered++;
+        if (latency_histogram_add(&jb->stats.message_latency, sim->cycle - m->created))
+            sim->status = SIM_NOMEM;
+    }
+    if (jb->closed) {
+        motif_run_delivered(jb->motif, m->src_rank, m->dst_rank, m->tag, sim->cycle);
+        if (motif_run_done(jb->motif) && !jb->end_cycle) {
+            jb->end_cycle = sim->cycle;
+            w->running_closed--;
+        }
+    }
+    workload_message_free(w, index);
+}
+
+void workload_packet_delivered(struct sim *sim, uint32_t packet, uint64_t latency)
+{
+    struct workload *w = sim->workload;
+    const struct packet *pk = sim_packet(sim, packet);
+    struct workload_job *jb = &w->jobs[w->node_job[pk->src]];
+    jb->in_network--;
+    if (sim->measuring) {
+        jb->stats.delivered++;
+        jb->stats.delivered_phits += (uint64_t)sim->packet_size;
+        if (latency_histogram_add(&jb->stats.packet_latency, latency))
+            sim->status = SIM_NOMEM;
+    }
+    uint32_t tag = sim->pool.tags[packet];
+    if (!tag)
+        return;
+    struct workload_message *m = &w->messages[tag - 1];
+    if (!m->packets || m->delivered >= m->packets) {
+        /* Cheap enough to check always: a message completes exactly once. */
+        snprintf(sim->message, sizeof sim->message,
+                 "cycle %" PRIu64 ": packet %u of job '%s' arrived for message %u, which "
+                 "already completed (a packet duplicated)",
+                 sim->cycle, pk->id, jb->cfg->name, tag - 1);
+        sim->status = SIM_INVARIANT;
+        return;
+    }
+    if (++m->delivered == m->packets)
+        workload_message_done(sim, tag - 1);
+}
+
+bool workload_finished(const struct sim *sim)
+{
+    const struct workload *w = sim->workload;
+    return w->has_closed && w->started && w->running_closed == 0;
+}
+
+double workload_progress(const struct sim *sim)
+{
+    const struct workload *w = sim->workload;
+    if (!w->has_closed || !w->started)
+        return -1;
+    double least = 1;
+    for (int j = 0; j < w->n_jobs; j++) {
+        const struct workload_job *jb = &w->jobs[j];
+        if (!jb->closed || !jb->active || jb->end_cycle)
+            continue;
+        double done = (double)motif_run_iterations_completed(jb->motif) / jb->cfg->iterations;
+        if (done < least)
+            least = done;
+    }
+    return least;
+}
+
+bool workload_stuck(struct sim *sim, char *why, size_t len)
+{
+    struct workload *w = sim->workload;
+    if (!w->has_closed || !w->started || w->running_closed == 0 || sim->in_network ||
+        w->n_active_nics)
+        return false;
+    for (int j = 0; j < w->n_jobs; j++) {
+        struct workload_job *jb = &w->jobs[j];
+        if (jb->closed && jb->active && !jb->end_cycle &&
+            motif_run_next_wake(jb->motif) != UINT64_MAX)
+            return false;
+    }
+    for (int j = 0; j < w->n_jobs; j++) {
+        struct workload_job *jb = &w->jobs[j];
+        if (!jb->closed || !jb->active || jb->end_cycle)
+            continue;
+        char ranks[700];
+        int waiting = motif_run_describe_waiting(jb->motif, ranks, sizeof ranks);
+        snprintf(why, len,
+                 "deadlock: job '%s' (motif %s) waits on its own dependencies with nothing in "
+                 "the network at cycle %" PRIu64 ": %d ranks wait: %s",
+                 jb->cfg->name, job_motif(jb->cfg)->name, sim->cycle, waiting, ranks);
+        return true;
+    }
+    return false;
+}
+
+/* ---- invariants ---- */
+
+int workload_check(const struct sim *sim, const uint32_t *message_found, const uint64_t *job_found,
+                   char *why, size_t len)
+{
+    const struct workload *w = sim->workload;
+    for (int j = 0; j < w->n_jobs; j++) {
+        if (job_found[j] != w->jobs[j].in_network) {
+            snprintf(why, len,
+                     "job '%s': %" PRIu64 " of its packets are in the network, it counts %" PRIu64,
+                     w->jobs[j].cfg->name, job_found[j], w->jobs[j].in_network);
+            return -1;
+        }
+    }
+    for (uint32_t i = 0; i < w->n_messages; i++) {
+        const struct workload_message *m = &w->messages[i];
+        if (!m->packets)
+            continue; /* free */
+        if (m->created_packets > m->packets || m->injected > m->created_packets ||
+            m->delivered > m->injected || m->delivered == m->packets) {
+            snprintf(why, len,
+                     "message %u of job '%s' (%d -> %d): %u packets, %u created, %u injected, "
+                     "%u delivered (expected created >= injected >= delivered, and the message "
+                     "complete once all are delivered)",
+                     i, w->jobs[m->job].cfg->name, m->src_rank, m->dst_rank, m->packets,
+                     m->created_packets, m->injected, m->delivered);
+            return -1;
+        }
+        if (message_found[i] != m->created_packets - m->delivered) {
+            snprintf(why, len,
+                     "message %u of job '%s' (%d -> %d): %u of its packets are in the network, "
+                     "%u created and %u delivered (a packet lost or duplicated)",
+                     i, w->jobs[m->job].cfg->name, m->src_rank, m->dst_rank, message_found[i],
+                     m->created_packets, m->delivered);
+            return -1;
+        }
+    }
+    return 0;
+}
