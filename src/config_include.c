@@ -57,17 +57,17 @@ static int include_fail(struct include_expander *x, int file, int line, const ch
 
 /* ---- the expanded text and its map ---- */
 
-static int include_grow(void **array, int *cap, int n, size_t size)
+/* array (of *cap items of `size` bytes, n used) with room for one more: array itself, a
+ * bigger copy (*cap updated), or NULL (out of memory; array is intact). */
+static void *include_grow(void *array, int *cap, int n, size_t size)
 {
     if (n < *cap)
-        return 0;
+        return array;
     int bigger_cap = *cap ? 2 * *cap : 8;
-    void *bigger = realloc(*array, (size_t)bigger_cap * size);
-    if (!bigger)
-        return -1;
-    *array = bigger;
-    *cap = bigger_cap;
-    return 0;
+    void *bigger = realloc(array, (size_t)bigger_cap * size);
+    if (bigger)
+        *cap = bigger_cap;
+    return bigger;
 }
 
 static int include_append(struct include_expander *x, const char *from, size_t n)
@@ -98,8 +98,11 @@ static int include_span(struct include_expander *x, int file, int file_line)
     struct config_include_text *out = x->out;
     if (out->n_spans > 0 && out->spans[out->n_spans - 1].line == x->line)
         out->n_spans--; /* the previous span holds no line */
-    if (include_grow((void **)&out->spans, &x->spans_cap, out->n_spans, sizeof *out->spans))
+    struct config_include_span *spans =
+        include_grow(out->spans, &x->spans_cap, out->n_spans, sizeof *spans);
+    if (!spans)
         return -1;
+    out->spans = spans;
     out->spans[out->n_spans++] = (struct config_include_span){x->line, file, file_line};
     return 0;
 }
@@ -108,8 +111,10 @@ static int include_span(struct include_expander *x, int file, int file_line)
 static int include_add_file(struct include_expander *x, const char *path)
 {
     struct config_include_text *out = x->out;
-    if (include_grow((void **)&out->files, &x->files_cap, out->n_files, sizeof *out->files))
+    char **files = include_grow(out->files, &x->files_cap, out->n_files, sizeof *files);
+    if (!files)
         return -1;
+    out->files = files;
     char *copy = strdup(path);
     if (!copy)
         return -1;
@@ -212,12 +217,11 @@ static int include_resolve(const char *dir, const char *name, char *path, size_t
     return written < 0 || (size_t)written >= len ? -1 : 0;
 }
 
-/* The file at path, reached at depth, must be a regular file not open already around it. */
+/* The file at path (name in dir), reached at depth, must be a regular file not open already
+ * around it. */
 static int include_check_file(struct include_expander *x, int file, int line, const char *name,
-                              const char *path, int depth)
+                              const char *dir, const char *path, int depth)
 {
-    char dir[INCLUDE_PATH_LEN];
-    include_dir_of(x->out->files[file], dir, sizeof dir);
     struct stat st;
     if (stat(path, &st) != 0)
         return include_fail(x, file, line,
@@ -254,7 +258,7 @@ static int include_follow(struct include_expander *x, int file, int line, const 
     include_dir_of(x->out->files[file], dir, sizeof dir);
     if (include_resolve(dir, name, path, sizeof path) != 0)
         return include_fail(x, file, line, "\"%.200s\": the path is too long", name);
-    if (include_check_file(x, file, line, name, path, depth + 1) != 0)
+    if (include_check_file(x, file, line, name, dir, path, depth + 1) != 0)
         return -1;
     size_t len;
     char *inner = text_file_read(path, &len, why, sizeof why);

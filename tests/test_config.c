@@ -772,6 +772,25 @@ static void test_include_lines(void)
              "itself, directly or through others)",
              path, top);
     test_expect_error("a cycle", config_load(top, NULL, 0, &c, err), err, expected);
+    /* empty files add no line; a fan of includes is bounded */
+    test_write_file("empty.cfg", "", path, sizeof path);
+    static const char include_empty[] = "@include \"empty.cfg\"\n";
+    char *many = malloc(1001 * sizeof include_empty);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(many);
+    many[0] = '\0';
+    for (int i = 0; i < 1001; i++)
+        strcat(many, include_empty);
+    test_write_file("outer.cfg", many, top, sizeof top);
+    snprintf(expected, sizeof expected,
+             "%s:1001: @include: more than 1000 files included in all (expected at most 1000)",
+             top);
+    test_expect_error("1,001 includes", config_load(top, NULL, 0, &c, err), err, expected);
+    many[1000 * (sizeof include_empty - 1)] = '\0';
+    strcat(many, "traffic = { lod = 1; };\n");
+    test_write_file("outer.cfg", many, top, sizeof top);
+    snprintf(expected, sizeof expected, "%s:1001: traffic.lod: unknown setting", top);
+    test_expect_error("after 1,000 empty files", config_load(top, NULL, 0, &c, err), err, expected);
+    free(many);
 }
 
 /* Cross-setting problems of a file name the line of the setting, then fall back to the file. */
