@@ -29,12 +29,12 @@ struct config_include_text {
 /* Expands the @include directives of text (the contents of the config file called name) into
  * out where libconfig 1.5 would see them: a line starting `@include "NAME"` (blanks before
  * and between, \\ and \" the only escapes) outside comments and strings. The included text
- * replaces the directive, its last line ended; what follows the closing quote (a comment)
- * is read after it, on a line of its own. Refused: an unterminated name, a second directive
- * on the line, a path naming no readable regular file, more than 10 levels of nesting, a file
- * including itself (directly or through others), more than 1,000 included files in all, an
- * expanded text over 16 MiB. Returns 0, or -1 with out zeroed and
- * "FILE:LINE: @include: problem (expected ...)" in err (err_len bytes). */
+ * replaces the directive, its last line ended; what follows the closing quote (a comment, or
+ * any text) is read after it, on a line of its own, as libconfig does. Refused: an
+ * unterminated name, a second directive on the line, a path naming no readable regular file,
+ * more than 10 levels of nesting, a file including itself (directly or through others), more
+ * than 1,000 included files in all, an expanded text over 16 MiB. Returns 0, or -1 with out
+ * zeroed and "FILE:LINE: @include: problem (expected ...)" in err (err_len bytes). */
 int config_include_expand(const char *text, const char *name, struct config_include_text *out,
                           char *err, size_t err_len);
 
