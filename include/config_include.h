@@ -1,26 +1,49 @@
-/* config_include: the @include directives of dfsim's config files (sweep files take none:
- * see sweep.c).
+/* config_include: expands the @include directives of dfsim's config files into one text, so
+ * libconfig never opens a file itself (sweep files take none: see sweep.c).
  *
- * libconfig 1.5 resolves `@include "NAME"` against the include directory (the including
- * file's directory for dfsim) and opens whatever is there: given a directory it ends the
- * process from inside its scanner ("input in flex scanner failed", exit 2), given a FIFO it
- * blocks, and an unterminated name is silently ignored. dfsim checks every directive before
- * libconfig reads the text, so bad input gets a message with file and line instead. */
+ * libconfig 1.5 resolves `@include "NAME"` against one include directory for every file,
+ * drops the leading '/' of an absolute NAME, ends the process from inside its scanner on a
+ * directory, blocks on a FIFO and ignores an unterminated name; it has no hook to open files
+ * another way (config_set_include_func came in 1.7). dfsim follows each directive itself:
+ * NAME is an absolute path or one relative to the folder of the file holding the directive,
+ * and that file's text replaces the directive's line. Every line of the result remembers the
+ * file and line it was written at, for messages. */
 #ifndef DFSIM_CONFIG_INCLUDE_H
 #define DFSIM_CONFIG_INCLUDE_H
 
 #include <stddef.h>
 
-/* Writes into dir (len bytes) the directory whose files `@include` resolves against for a
- * file at path: its directory, "/" for a file at the root, "." for a bare name. */
-void config_include_dir_of(const char *path, char *dir, size_t len);
+struct config_include_span; /* a run of lines of the text copied from one file */
 
-/* Checks the @include directives of text (the contents of the file called name) and, in
- * turn, of the files they name that exist: every such name is terminated on its line and
- * resolves (against include_dir, as libconfig does) to a missing file or a regular one. A missing
- * or unreadable file is left to libconfig, which reports it cleanly. Returns 0, or -1 with
- * "NAME:LINE: @include ...: problem (expected ...)" in err. */
-int config_include_check(const char *text, const char *name, const char *include_dir, char *err,
-                         size_t err_len);
+/* A config file with its includes expanded. Zeroed, it holds nothing (config_include_free
+ * accepts it). */
+struct config_include_text {
+    char *text; /* NUL-terminated: what libconfig parses */
+    size_t len;
+    char **files; /* the files read: [0] the config as named, then each included path */
+    int n_files;
+    struct config_include_span *spans; /* in order of the text's lines */
+    int n_spans;
+};
+
+/* Expands the @include directives of text (the contents of the config file called name) into
+ * out where libconfig 1.5 would see them: a line starting `@include "NAME"` (blanks before
+ * and between, \\ and \" the only escapes) outside comments and strings. The included text
+ * replaces the directive, its last line ended; what follows the closing quote (a comment, or
+ * any text) is read after it, on a line of its own, as libconfig does. Refused: an
+ * unterminated name, a second directive on the line, a path naming no readable regular file,
+ * more than 10 levels of nesting, a file including itself (directly or through others), more
+ * than 1,000 included files in all, an expanded text over 16 MiB. Returns 0, or -1 with out
+ * zeroed and "FILE:LINE: @include: problem (expected ...)" in err (err_len bytes). */
+int config_include_expand(const char *text, const char *name, struct config_include_text *out,
+                          char *err, size_t err_len);
+
+/* Where line `line` of x->text was written: *file (one of x->files, or NULL if x holds no
+ * file) and its *file_line there. */
+void config_include_where(const struct config_include_text *x, int line, const char **file,
+                          int *file_line);
+
+/* Frees what x holds and zeroes it. */
+void config_include_free(struct config_include_text *x);
 
 #endif

@@ -215,8 +215,9 @@ struct config_target {
 struct config_loader {
     struct sim_config *cfg;
     const char *path; /* the file being read */
-    const char *text; /* its contents (to re-read integer literals) */
-    config_t file;    /* kept until the end: origins point to its file names */
+    const char *text; /* its text with includes expanded (to re-read integer literals) */
+    config_t file;
+    struct config_include_text expanded; /* kept until the end: origins point to its files */
     struct config_origin origin[CONFIG_MAX_ORIGINS];
     int n_origins;
     char *err;
@@ -686,11 +687,23 @@ static const char *config_file_literal(const char *text, int line, const char *n
 
 /* ---- the file ---- */
 
+#define CONFIG_NO_INCLUDE_DIR "/dev/null" /* no file can be opened below it */
+
+/* Where setting s was written: libconfig's line is one of the expanded text. */
+static void config_source_of(const struct config_loader *ld, const config_setting_t *s,
+                             const char **file, int *line)
+{
+    config_include_where(&ld->expanded, (int)config_setting_source_line(s), file, line);
+    if (!*file)
+        *file = ld->path;
+}
+
 static int config_fail_at(struct config_loader *ld, const config_setting_t *s, const char *problem)
 {
-    const char *file = config_setting_source_file(s);
-    snprintf(ld->err, CONFIG_ERROR_LEN, "%s:%d: %s", file ? file : ld->path,
-             (int)config_setting_source_line(s), problem);
+    const char *file;
+    int line;
+    config_source_of(ld, s, &file, &line);
+    snprintf(ld->err, CONFIG_ERROR_LEN, "%s:%d: %s", file, line, problem);
     return -1;
 }
 
@@ -710,13 +723,15 @@ static int config_read_setting(struct config_loader *ld, const struct setting_re
     config_target_of(ld->cfg, r, &t);
     struct config_value v;
     config_value_of(s, &v);
-    const char *file = config_setting_source_file(s);
-    int line = (int)config_setting_source_line(s);
-    const char *literal = file ? NULL : config_file_literal(ld->text, line, config_setting_name(s));
+    const char *literal =
+        config_file_literal(ld->text, (int)config_setting_source_line(s), config_setting_name(s));
     if (config_fix_int(&t, literal, &v, problem, sizeof problem) ||
         config_store(&t, &v, ld->cfg, problem, sizeof problem))
         return config_fail_at(ld, s, problem);
-    config_remember(ld, r, (struct config_origin){0, file ? file : ld->path, line, NULL});
+    const char *file;
+    int line;
+    config_source_of(ld, s, &file, &line);
+    config_remember(ld, r, (struct config_origin){0, file, line, NULL});
     return 0;
 }
 
@@ -851,6 +866,16 @@ static void config_set_name(struct sim_config *cfg, const char *path)
     snprintf(cfg->path, sizeof cfg->path, "%s", path);
 }
 
+/* A syntax error, located in the file and line it was written at. */
+static void config_syntax_error(struct config_loader *ld)
+{
+    const char *file;
+    int line;
+    config_include_where(&ld->expanded, config_error_line(&ld->file), &file, &line);
+    snprintf(ld->err, CONFIG_ERROR_LEN,
+             "%s:%d: %s (expected libconfig syntax, e.g. traffic = { load = 0.4; };)",
+             file ? file : ld->path, line, config_error_text(&ld->file));
+}
 
 static int config_load_file(struct config_loader *ld, const char *path)
 {
@@ -864,42 +889,24 @@ static int config_load_file(struct config_loader *ld, const char *path)
         snprintf(ld->err, CONFIG_ERROR_LEN,
                  "'': cannot read: empty file name (expected a config file such as "
                  "conf/default.cfg)");
-    char include_dir[sizeof ld->cfg->path];
-    config_include_dir_of(path, include_dir, sizeof include_dir);
-    if (!text || config_include_check(text, path, include_dir, ld->err, CONFIG_ERROR_LEN) != 0) {
-        free(text);
+    int rc =
+        text ? config_include_expand(text, path, &ld->expanded, ld->err, CONFIG_ERROR_LEN) : -1;
+    free(text);
+    if (rc != 0)
         return -1;
-    }
     ld->path = path;
-    ld->text = text;
+    ld->text = ld->expanded.text;
     config_set_name(ld->cfg, path);
-    config_set_include_dir(&ld->file, include_dir);
-    int rc = -1;
-    if (!config_read_string(&ld->file, text)) {
-        const char *file = config_error_file(&ld->file);
-        const char *what = config_error_text(&ld->file);
-        /* libconfig 1.5's two include errors say neither what to do nor the limit */
-        if (strcmp(what, "cannot open include file") == 0)
-            snprintf(ld->err, CONFIG_ERROR_LEN,
-                     "%s:%d: @include: cannot open the file (expected a file name relative to "
-                     "%.200s)",
-                     file ? file : path, config_error_line(&ld->file), include_dir);
-        else if (strcmp(what, "include file nesting too deep") == 0)
-            snprintf(ld->err, CONFIG_ERROR_LEN,
-                     "%s:%d: @include: nested too deep (expected at most 10 levels, and no file "
-                     "including itself)",
-                     file ? file : path, config_error_line(&ld->file));
-        else
-            snprintf(ld->err, CONFIG_ERROR_LEN,
-                     "%s:%d: %s (expected libconfig syntax, e.g. traffic = { load = 0.4; };)",
-                     file ? file : path, config_error_line(&ld->file), what);
+    /* Every directive is expanded: should libconfig see one all the same, it opens nothing. */
+    config_set_include_dir(&ld->file, CONFIG_NO_INCLUDE_DIR);
+    if (!config_read_string(&ld->file, ld->text)) {
+        config_syntax_error(ld);
+        rc = -1;
     } else {
         config_setting_t *root = config_root_setting(&ld->file);
-        rc = 0;
         for (int i = 0; rc == 0 && i < config_setting_length(root); i++)
             rc = config_walk_group(ld, config_setting_get_elem(root, i));
     }
-    free(text);
     ld->text = NULL;
     return rc;
 }
@@ -1326,6 +1333,7 @@ int config_load(const char *path, const char *const *overrides, int n_overrides,
         rc = config_check(cfg, ld->origin, ld->n_origins, err);
     }
     config_destroy(&ld->file);
+    config_include_free(&ld->expanded);
     free(ld);
     text_one_line(err, CONFIG_ERROR_LEN);
     return rc;

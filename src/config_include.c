@@ -1,62 +1,131 @@
-/* config_include: checks the @include directives of dfsim's libconfig files before libconfig
- * follows them (see config_include.h for what libconfig 1.5 does with bad ones). */
+/* config_include: expands the @include directives of dfsim's config files into one text (see
+ * config_include.h for why libconfig 1.5 must not follow them itself). */
 #include "config_include.h"
 
+#include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "text_file.h"
 
 #define INCLUDE_PATH_LEN 4096
-#define INCLUDE_MAX_DEPTH 10 /* libconfig 1.5 refuses, cleanly, to open a file deeper */
+#define INCLUDE_MAX_DEPTH 10   /* libconfig 1.5's own limit, kept */
+#define INCLUDE_MAX_FILES 1000 /* bounds the work of includes fanning out level after level */
 
-/* A file checked already, and the smallest depth it was checked at. */
-struct include_seen {
-    char *path;
-    int depth;
+/* lines [line, next span's line) of the text are lines file_line... of files[file] */
+struct config_include_span {
+    int line, file, file_line;
 };
 
-/* The files already checked: each is read again only if reached at a smaller depth (where
- * more of its own includes are within libconfig's limit), which also ends include cycles. */
-struct include_walk {
-    struct include_seen *seen;
-    int n_seen, cap_seen;
-    const char *include_dir;
+/* Where libconfig's scanner is at the start of a line: directives count only in code. */
+enum include_lexer { INCLUDE_IN_CODE, INCLUDE_IN_COMMENT, INCLUDE_IN_STRING };
+
+/* A file being expanded: the files around a directive, to refuse one including itself. */
+struct include_open_file {
+    dev_t dev;
+    ino_t ino;
+    bool known; /* stat worked */
+};
+
+struct include_expander {
+    struct config_include_text *out;
+    size_t text_cap;
+    int files_cap, spans_cap;
+    int line; /* the line of out->text being written */
+    enum include_lexer lexer;
+    struct include_open_file open[INCLUDE_MAX_DEPTH + 1]; /* [depth]: the file at that depth */
+    int n_included;
     char *err;
     size_t err_len;
 };
 
-void config_include_dir_of(const char *path, char *dir, size_t len)
+static int include_fail(struct include_expander *x, int file, int line, const char *fmt, ...)
 {
-    snprintf(dir, len, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, len, ".");
-    else if (slash == dir)
-        snprintf(dir, len, "/");
-    else
-        *slash = '\0';
-}
-
-static int include_fail(struct include_walk *w, const char *name, int line, const char *fmt, ...)
-{
-    int n = snprintf(w->err, w->err_len, "%s:%d: @include: ", name, line);
-    if (n < 0 || (size_t)n >= w->err_len)
+    int n = snprintf(x->err, x->err_len, "%s:%d: @include: ", x->out->files[file], line);
+    if (n < 0 || (size_t)n >= x->err_len)
         return -1;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w->err + n, w->err_len - (size_t)n, fmt, ap);
+    vsnprintf(x->err + n, x->err_len - (size_t)n, fmt, ap);
     va_end(ap);
     return -1;
 }
 
+/* ---- the expanded text and its map ---- */
+
+/* array (of *cap items of `size` bytes, n used) with room for one more: array itself, a
+ * bigger copy (*cap updated), or NULL (out of memory; array is intact). */
+static void *include_grow(void *array, int *cap, int n, size_t size)
+{
+    if (n < *cap)
+        return array;
+    int bigger_cap = *cap ? 2 * *cap : 8;
+    void *bigger = realloc(array, (size_t)bigger_cap * size);
+    if (bigger)
+        *cap = bigger_cap;
+    return bigger;
+}
+
+static int include_append(struct include_expander *x, const char *from, size_t n)
+{
+    struct config_include_text *out = x->out;
+    if (out->len + n + 1 > x->text_cap) {
+        size_t cap = x->text_cap ? x->text_cap : 4096;
+        while (out->len + n + 1 > cap)
+            cap *= 2;
+        char *bigger = realloc(out->text, cap);
+        if (!bigger)
+            return -1;
+        out->text = bigger;
+        x->text_cap = cap;
+    }
+    memcpy(out->text + out->len, from, n);
+    out->len += n;
+    out->text[out->len] = '\0';
+    for (const char *nl = memchr(from, '\n', n); nl;
+         nl = memchr(nl + 1, '\n', n - (size_t)(nl + 1 - from)))
+        x->line++;
+    return 0;
+}
+
+/* From the current line of the text on, lines come from file's line file_line on. */
+static int include_span(struct include_expander *x, int file, int file_line)
+{
+    struct config_include_text *out = x->out;
+    if (out->n_spans > 0 && out->spans[out->n_spans - 1].line == x->line)
+        out->n_spans--; /* the previous span holds no line */
+    struct config_include_span *spans =
+        include_grow(out->spans, &x->spans_cap, out->n_spans, sizeof *spans);
+    if (!spans)
+        return -1;
+    out->spans = spans;
+    out->spans[out->n_spans++] = (struct config_include_span){x->line, file, file_line};
+    return 0;
+}
+
+/* Adds path to out->files; returns its index, or -1 (out of memory). */
+static int include_add_file(struct include_expander *x, const char *path)
+{
+    struct config_include_text *out = x->out;
+    char **files = include_grow(out->files, &x->files_cap, out->n_files, sizeof *files);
+    if (!files)
+        return -1;
+    out->files = files;
+    char *copy = strdup(path);
+    if (!copy)
+        return -1;
+    out->files[out->n_files] = copy;
+    return out->n_files++;
+}
+
+/* ---- reading a line as libconfig's scanner does ---- */
+
 /* libconfig's rule is ^[ \t]*@include[ \t]+\" : at returns the character after the quote,
- * or NULL if the line starting at `at` is not a directive. Lines in comments are taken too:
- * a false directive only costs a check, a missed one could end the process. */
+ * or NULL if the line starting at `at` is not a directive. */
 static const char *include_directive(const char *at)
 {
     at += strspn(at, " \t");
@@ -69,131 +138,235 @@ static const char *include_directive(const char *at)
     return at + blanks + 1;
 }
 
+/* Moves the scanner's state over [at, end), one line: block comments and strings may span
+ * lines (and files: an included file left inside one goes on in it after the directive, as
+ * in libconfig); # and // comments end with the line. */
+static void include_scan(enum include_lexer *lexer, const char *at, const char *end)
+{
+    for (; at < end; at++) {
+        bool pair = at + 1 < end;
+        if (*lexer == INCLUDE_IN_COMMENT) {
+            if (pair && at[0] == '*' && at[1] == '/') {
+                *lexer = INCLUDE_IN_CODE;
+                at++;
+            }
+        } else if (*lexer == INCLUDE_IN_STRING) {
+            if (*at == '"')
+                *lexer = INCLUDE_IN_CODE;
+            else if (*at == '\\' && pair)
+                at++; /* \" and \\ do not end the string */
+        } else if (*at == '"') {
+            *lexer = INCLUDE_IN_STRING;
+        } else if (pair && at[0] == '/' && at[1] == '*') {
+            *lexer = INCLUDE_IN_COMMENT;
+            at++;
+        } else if (*at == '#' || (pair && at[0] == '/' && at[1] == '/')) {
+            return;
+        }
+    }
+}
+
 /* Copies the quoted file name starting at `at` into name (escapes \\ and \" as libconfig
- * does). Returns 0, or -1 with the problem. */
-static int include_name(struct include_walk *w, const char *file, int line, const char *at,
-                        char *name, size_t len)
+ * does); *after gets the character after the closing quote. Returns 0, or -1 with the
+ * problem. */
+static int include_name(struct include_expander *x, int file, int line, const char *at, char *name,
+                        size_t len, const char **after)
 {
     size_t n = 0;
     for (; *at != '"'; at++) {
         if (*at == '\0' || *at == '\n')
-            return include_fail(w, file, line,
+            return include_fail(x, file, line,
                                 "the file name has no closing quote on this line (expected "
                                 "@include \"FILE\")");
         if (*at == '\\') {
             at++;
             if (*at != '\\' && *at != '"')
-                return include_fail(w, file, line,
+                return include_fail(x, file, line,
                                     "'\\%c' in the file name (only \\\\ and \\\" are escapes)",
                                     *at ? *at : '0');
         }
         if (n + 1 >= len)
-            return include_fail(w, file, line, "the file name is longer than %zu bytes", len - 1);
+            return include_fail(x, file, line, "the file name is longer than %zu bytes", len - 1);
         name[n++] = *at;
     }
     name[n] = '\0';
+    *after = at + 1;
     return 0;
 }
 
-/* Where libconfig 1.5 looks for name: include_dir/name, a leading '/' dropped. */
-static int include_resolve(const struct include_walk *w, const char *name, char *path, size_t len)
+/* ---- following a directive ---- */
+
+/* The folder whose files a directive of the file at path names: "/" for a file at the root,
+ * "." for a bare name. */
+static void include_dir_of(const char *path, char *dir, size_t len)
 {
-    int n = snprintf(path, len, "%s/%s", w->include_dir, name[0] == '/' ? name + 1 : name);
-    return n < 0 || (size_t)n >= len ? -1 : 0;
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, len, ".");
+    else
+        snprintf(dir, len, "%.*s", (int)(slash == path ? 1 : slash - path), path);
 }
 
-/* 1 if path was checked already at depth or less; else remembers it at depth and returns 0
- * (-1: out of memory). */
-static int include_seen(struct include_walk *w, const char *path, int depth)
+/* name if absolute, else name in dir. */
+static int include_resolve(const char *dir, const char *name, char *path, size_t len)
 {
-    for (int i = 0; i < w->n_seen; i++) {
-        if (strcmp(w->seen[i].path, path) != 0)
-            continue;
-        if (w->seen[i].depth <= depth)
-            return 1;
-        w->seen[i].depth = depth;
-        return 0;
-    }
-    if (w->n_seen == w->cap_seen) {
-        int cap = w->cap_seen ? 2 * w->cap_seen : 8;
-        struct include_seen *bigger = realloc(w->seen, (size_t)cap * sizeof *bigger);
-        if (!bigger)
-            return -1;
-        w->seen = bigger;
-        w->cap_seen = cap;
-    }
-    char *copy = strdup(path);
-    if (!copy)
-        return -1;
-    w->seen[w->n_seen++] = (struct include_seen){copy, depth};
-    return 0;
+    size_t n = strlen(dir);
+    int written = name[0] == '/' ? snprintf(path, len, "%s", name)
+                                 : snprintf(path, len, "%s%s%s", dir,
+                                            n > 0 && dir[n - 1] == '/' ? "" : "/", name);
+    return written < 0 || (size_t)written >= len ? -1 : 0;
 }
 
-static int include_check_text(struct include_walk *w, const char *text, const char *file,
-                              int depth);
-
-/* One directive of file at line, naming a file libconfig would open at depth: that file, if
- * it exists, must be a readable regular file whose own directives are good. */
-static int include_check_one(struct include_walk *w, const char *file, int line, const char *name,
-                             int depth)
+/* The file at path (name in dir), reached at depth, must be a regular file not open already
+ * around it. */
+static int include_check_file(struct include_expander *x, int file, int line, const char *name,
+                              const char *dir, const char *path, int depth)
 {
-    char path[INCLUDE_PATH_LEN];
-    if (include_resolve(w, name, path, sizeof path) != 0)
-        return include_fail(w, file, line, "\"%.200s\": the path is too long", name);
     struct stat st;
     if (stat(path, &st) != 0)
-        return 0; /* libconfig says "cannot open include file" */
+        return include_fail(x, file, line,
+                            "\"%.200s\": cannot open %.300s: %s (expected an absolute path or "
+                            "one relative to %.300s)",
+                            name, path, strerror(errno), dir);
     if (!S_ISREG(st.st_mode))
-        return include_fail(w, file, line, "\"%.200s\": %.200s is %s (expected a config file)",
+        return include_fail(x, file, line, "\"%.200s\": %.300s is %s (expected a config file)",
                             name, path, S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
-    if (access(path, R_OK) != 0)
-        return 0; /* libconfig cannot open it either, and says so */
-    int seen = include_seen(w, path, depth);
-    if (seen != 0)
-        return seen > 0 ? 0 : include_fail(w, file, line, "out of memory");
+    for (int d = 0; d < depth; d++)
+        if (x->open[d].known && x->open[d].dev == st.st_dev && x->open[d].ino == st.st_ino)
+            return include_fail(x, file, line,
+                                "\"%.200s\": %.300s includes itself (expected no file "
+                                "including itself, directly or through others)",
+                                name, path);
+    x->open[depth] = (struct include_open_file){st.st_dev, st.st_ino, true};
+    if (++x->n_included > INCLUDE_MAX_FILES)
+        return include_fail(x, file, line,
+                            "more than %d files included in all (expected at most %d)",
+                            INCLUDE_MAX_FILES, INCLUDE_MAX_FILES);
+    return 0;
+}
+
+static int include_expand_text(struct include_expander *x, const char *text, int file, int depth);
+
+/* The directive of file at line naming `name`: the named file's text, expanded in turn. */
+static int include_follow(struct include_expander *x, int file, int line, const char *name,
+                          int depth)
+{
+    if (depth == INCLUDE_MAX_DEPTH)
+        return include_fail(x, file, line, "nested too deep (expected at most %d levels)",
+                            INCLUDE_MAX_DEPTH);
+    char dir[INCLUDE_PATH_LEN], path[INCLUDE_PATH_LEN], why[1024];
+    include_dir_of(x->out->files[file], dir, sizeof dir);
+    if (include_resolve(dir, name, path, sizeof path) != 0)
+        return include_fail(x, file, line, "\"%.200s\": the path is too long", name);
+    if (include_check_file(x, file, line, name, dir, path, depth + 1) != 0)
+        return -1;
     size_t len;
-    char why[1024];
     char *inner = text_file_read(path, &len, why, sizeof why);
     if (!inner)
-        return include_fail(w, file, line, "\"%.200s\": %s", name, why);
-    char *inner_name = strdup(path); /* w->seen may move while inner is checked */
-    int rc = inner_name ? include_check_text(w, inner, inner_name, depth)
-                        : include_fail(w, file, line, "out of memory");
-    free(inner_name);
+        return include_fail(x, file, line, "\"%.200s\": %s", name, why);
+    int rc = 0;
+    if (x->out->len + len > TEXT_FILE_MAX_BYTES)
+        rc = include_fail(x, file, line,
+                          "\"%.200s\": the config with its included files is larger than 16 MiB",
+                          name);
+    int inner_file = rc == 0 ? include_add_file(x, path) : -1;
+    if (rc == 0 && inner_file < 0)
+        rc = include_fail(x, file, line, "out of memory");
+    if (rc == 0)
+        rc = include_expand_text(x, inner, inner_file, depth + 1);
     free(inner);
     return rc;
 }
 
-/* The directives of text, the file called file that libconfig reads at depth. */
-static int include_check_text(struct include_walk *w, const char *text, const char *file, int depth)
+/* The directive starting at `quoted` (after its opening quote) on line `line` of file: the
+ * named file's text. *rest gets what follows the name on the line, to be read after it on a
+ * line of its own, or the start of the next line if that is blank. */
+static int include_directive_line(struct include_expander *x, int file, int line,
+                                  const char *quoted, int depth, const char **rest)
 {
-    if (depth == INCLUDE_MAX_DEPTH)
-        return 0; /* libconfig opens nothing deeper: "include file nesting too deep" */
-    int line = 1;
-    for (const char *at = text; at; line++) {
-        const char *quoted = include_directive(at);
-        if (quoted) {
-            char name[INCLUDE_PATH_LEN];
-            if (include_name(w, file, line, quoted, name, sizeof name) != 0 ||
-                include_check_one(w, file, line, name, depth + 1) != 0)
-                return -1;
-        }
-        at = strchr(at, '\n');
-        if (at)
-            at++;
+    char name[INCLUDE_PATH_LEN];
+    if (include_name(x, file, line, quoted, name, sizeof name, rest) != 0)
+        return -1;
+    if (include_directive(*rest))
+        return include_fail(x, file, line,
+                            "a second @include on this line (expected one @include per line)");
+    if (include_follow(x, file, line, name, depth) != 0)
+        return -1;
+    const char *after = *rest + strspn(*rest, " \t\r");
+    bool blank = *after == '\n' || *after == '\0';
+    if (blank)
+        *rest = *after == '\n' ? after + 1 : after;
+    if (include_span(x, file, blank ? line + 1 : line) != 0)
+        return include_fail(x, file, line, "out of memory");
+    return 0;
+}
+
+/* text, the contents of files[file] read at depth, into the expanded text. An included file
+ * ends its last line, so that the text after it starts a line, as in libconfig. */
+static int include_expand_text(struct include_expander *x, const char *text, int file, int depth)
+{
+    if (include_span(x, file, 1) != 0)
+        return include_fail(x, file, 1, "out of memory");
+    const char *at = text;
+    for (int line = 1; *at; line++) {
+        const char *eol = strchr(at, '\n');
+        const char *end = eol ? eol + 1 : at + strlen(at);
+        const char *quoted = x->lexer == INCLUDE_IN_CODE ? include_directive(at) : NULL;
+        if (quoted && include_directive_line(x, file, line, quoted, depth, &at) != 0)
+            return -1;
+        bool end_line = !eol && depth > 0 && at < end;
+        if (include_append(x, at, (size_t)(end - at)) != 0 ||
+            (end_line && include_append(x, "\n", 1) != 0))
+            return include_fail(x, file, line, "out of memory");
+        include_scan(&x->lexer, at, end);
+        at = end;
     }
     return 0;
 }
 
-int config_include_check(const char *text, const char *name, const char *include_dir, char *err,
-                         size_t err_len)
+int config_include_expand(const char *text, const char *name, struct config_include_text *out,
+                          char *err, size_t err_len)
 {
-    if (!strstr(text, "@include"))
-        return 0;
-    struct include_walk w = {NULL, 0, 0, include_dir, err, err_len};
-    int rc = include_check_text(&w, text, name, 0);
-    for (int i = 0; i < w.n_seen; i++)
-        free(w.seen[i].path);
-    free(w.seen);
+    memset(out, 0, sizeof *out);
+    struct include_expander x = {.out = out, .line = 1, .err = err, .err_len = err_len};
+    struct stat st;
+    if (stat(name, &st) == 0)
+        x.open[0] = (struct include_open_file){st.st_dev, st.st_ino, true};
+    int rc = include_add_file(&x, name) < 0 || include_append(&x, "", 0) != 0 ? -1 : 0;
+    if (rc != 0)
+        snprintf(err, err_len, "%s: out of memory", name);
+    else
+        rc = include_expand_text(&x, text, 0, 0);
+    if (rc != 0)
+        config_include_free(out);
     return rc;
+}
+
+void config_include_where(const struct config_include_text *x, int line, const char **file,
+                          int *file_line)
+{
+    *file = x->n_files > 0 ? x->files[0] : NULL;
+    *file_line = line;
+    if (x->n_spans == 0 || line < x->spans[0].line)
+        return;
+    int lo = 0, hi = x->n_spans - 1; /* the last span starting at or before line */
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (x->spans[mid].line <= line)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    *file = x->files[x->spans[lo].file];
+    *file_line = x->spans[lo].file_line + (line - x->spans[lo].line);
+}
+
+void config_include_free(struct config_include_text *x)
+{
+    for (int i = 0; i < x->n_files; i++)
+        free(x->files[i]);
+    free(x->files);
+    free(x->spans);
+    free(x->text);
+    memset(x, 0, sizeof *x);
 }

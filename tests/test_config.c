@@ -594,8 +594,11 @@ static void test_includes(void)
          "the file name has no closing quote on this line", 1},
         {"an unknown escape", "@include \"a\\/b\"\n", "'\\/' in the file name", 1},
         {"a missing file", "\n\n@include \"nothere.cfg\"\n",
-         "cannot open the file (expected a file name relative to {F})", 3},
-        {"itself", "@include \"self.cfg\"\n", "nested too deep", 1},
+         "\"nothere.cfg\": cannot open {F}/nothere.cfg: No such file or directory (expected an "
+         "absolute path or one relative to {F})",
+         3},
+        {"itself", "@include \"self.cfg\"\n",
+         "\"self.cfg\": {F}/self.cfg includes itself (expected no file including itself", 1},
     };
     snprintf(path, sizeof path, "%s/sub", test_config_dir);
     CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700), 0);
@@ -605,8 +608,7 @@ static void test_includes(void)
         char problem[400], full[768];
         test_expand(bad[i].problem, test_config_dir, problem, sizeof problem);
         test_write_file("self.cfg", bad[i].text, path, sizeof path);
-        snprintf(full, sizeof full, "%s:%d: @include: %s",
-                 strcmp(bad[i].what, "itself") == 0 ? "self.cfg" : path, bad[i].line, problem);
+        snprintf(full, sizeof full, "%s:%d: @include: %s", path, bad[i].line, problem);
         test_expect_error(bad[i].what, config_load(path, NULL, 0, &c, err), err, full);
     }
     /* A bad include inside an included file names that file. */
@@ -642,6 +644,153 @@ static void test_includes(void)
     const char *ov[] = {"traffic.pattern=x\n@include \"/\""};
     test_expect_error("@include in --set", config_load(NULL, ov, 1, &c, err), err,
                       "traffic.pattern: unknown value 'x\\n@include \"/\"'");
+}
+
+/* Makes the folder NAME in the scratch directory; path receives its path. */
+static void test_make_dir(const char *name, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", test_config_dir, name);
+    CU_ASSERT_EQUAL_FATAL(mkdir(path, 0700), 0);
+}
+
+/* @include names a file by an absolute path or relative to the folder of the file holding
+ * the directive, at every level; decoys sit where the top config's folder would lead. */
+static void test_include_paths(void)
+{
+    char err[CONFIG_ERROR_LEN], path[256], top[256], text[512], dir[256];
+    struct sim_config c;
+    test_make_dir("tree", dir, sizeof dir);
+    test_make_dir("tree/sub", dir, sizeof dir);
+    test_make_dir("tree/sub/deeper", dir, sizeof dir);
+    test_make_dir("tree/deeper", dir, sizeof dir);
+    test_make_dir("elsewhere", dir, sizeof dir);
+
+    test_write_file("elsewhere/load.cfg", "traffic = { load = 0.25; };\n", path, sizeof path);
+    snprintf(text, sizeof text, "sim = { seed = 11; };\n@include \"%s\"\n", path);
+    test_write_file("tree/absolute.cfg", text, top, sizeof top);
+    CU_ASSERT_EQUAL_FATAL(config_load(top, NULL, 0, &c, err), 0);
+    CU_ASSERT_DOUBLE_EQUAL(c.traffic.load, 0.25, 1e-12);
+    CU_ASSERT_EQUAL(c.sim.seed, 11);
+
+    /* top -> sub/outer -> deeper/inner (in sub/) -> ../../up.cfg (in tree/) */
+    test_write_file("tree/top.cfg", "sim = { seed = 3; };\n@include \"sub/outer.cfg\"\n", top,
+                    sizeof top);
+    test_write_file("tree/sub/outer.cfg", "@include \"deeper/inner.cfg\"\n", path, sizeof path);
+    test_write_file("tree/sub/deeper/inner.cfg",
+                    "traffic = { load = 0.35; };\n@include \"../../up.cfg\"\n", path, sizeof path);
+    test_write_file("tree/up.cfg", "router = { latency = 7; };\n", path, sizeof path);
+    test_write_file("tree/deeper/inner.cfg", "traffic = { load = 0.99; };\n", path, sizeof path);
+    test_write_file("up.cfg", "router = { latency = 9; };\n", path, sizeof path);
+    CU_ASSERT_EQUAL_FATAL(config_load(top, NULL, 0, &c, err), 0);
+    CU_ASSERT_DOUBLE_EQUAL(c.traffic.load, 0.35, 1e-12);
+    CU_ASSERT_EQUAL(c.router.latency, 7);
+    CU_ASSERT_EQUAL(c.sim.seed, 3);
+}
+
+/* Every location in an expanded config is the file and line the text was written at. */
+static void test_include_locations(void)
+{
+    char err[CONFIG_ERROR_LEN], path[256], top[256], expected[768];
+    struct sim_config c;
+    static const struct {
+        const char *what, *inner, *outer; /* outer includes "inner.cfg" */
+        bool in_inner;                    /* the message names inner.cfg, else outer.cfg */
+        const char *problem;              /* "FILE:problem" */
+    } cases[] = {
+        {"a setting in the included file", "\n\ntraffic = { lod = 0.1; };\n",
+         "sim = { seed = 1; };\n@include \"inner.cfg\"\n", true, "3: traffic.lod: unknown setting"},
+        {"a setting after the include", "sim = {\n  seed = 2;\n};\n",
+         "\n@include \"inner.cfg\"\n\ntraffic = { lod = 0.1; };\n", false,
+         "4: traffic.lod: unknown setting"},
+        {"a syntax error in the included file", "sim = {\n  seed = ;\n};\n",
+         "@include \"inner.cfg\"\n", true, "2: syntax error"},
+        {"a syntax error after the include", "sim = { seed = 2; };\n\n\n",
+         "@include \"inner.cfg\"\ntraffic = { load = ; };\n", false, "2: syntax error"},
+        {"a cross-check of an included setting", "\nvcs = { local = 1; };\n",
+         "@include \"inner.cfg\"\n", true,
+         "2: vcs.local: routing 'min' needs at least 2 local VCs (got 1)"},
+        {"a value after a comment the included file left open", "sim = { seed = 2; }; /* open\n",
+         "@include \"inner.cfg\"\n*/ traffic = { load = 7; };\n", false,
+         "2: traffic.load: 7 is more than a node can offer"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        test_write_file("inner.cfg", cases[i].inner, path, sizeof path);
+        test_write_file("outer.cfg", cases[i].outer, top, sizeof top);
+        snprintf(expected, sizeof expected, "%s:%s", cases[i].in_inner ? path : top,
+                 cases[i].problem);
+        test_expect_error(cases[i].what, config_load(top, NULL, 0, &c, err), err, expected);
+    }
+    /* libconfig 1.5 wraps integers of more than 32 bits: re-read in included files too */
+    test_write_file("inner.cfg", "sim = { seed = 4294967297; };\n", path, sizeof path);
+    test_write_file("outer.cfg", "\n@include \"inner.cfg\"\n", top, sizeof top);
+    CU_ASSERT_EQUAL_FATAL(config_load(top, NULL, 0, &c, err), 0);
+    CU_ASSERT_EQUAL(c.sim.seed, 4294967297LL);
+}
+
+/* The text around directives reads as libconfig reads it. */
+static void test_include_lines(void)
+{
+    char err[CONFIG_ERROR_LEN], path[256], top[256], expected[768];
+    struct sim_config c;
+    /* an included file ends its last line, even on a comment */
+    test_write_file("nonl.cfg", "traffic = { load = 0.45; }; // the last line, no newline", path,
+                    sizeof path);
+    test_write_file("outer.cfg", "@include \"nonl.cfg\"\nsim = { seed = 9; };\n", top, sizeof top);
+    CU_ASSERT_EQUAL_FATAL(config_load(top, NULL, 0, &c, err), 0);
+    CU_ASSERT_DOUBLE_EQUAL(c.traffic.load, 0.45, 1e-12);
+    CU_ASSERT_EQUAL(c.sim.seed, 9);
+    /* directives in block comments and strings are text; a comment, a CR or a setting may
+     * follow the name (libconfig reads it after the included file) */
+    test_write_file("outer.cfg",
+                    "/*\n@include \"nothere.cfg\"\n*/\ntraffic = { pattern = \"uniform\n"
+                    "@include \\\"nothere.cfg\\\"\"; };\n",
+                    top, sizeof top);
+    test_expect_error("a directive in a string", config_load(top, NULL, 0, &c, err), err,
+                      ":4: traffic.pattern: unknown value 'uniform\\n@include \"nothere.cfg\"'");
+    test_write_file("seed.cfg", "sim = { seed = 5; };", path, sizeof path);
+    test_write_file("outer.cfg",
+                    "/*\n@include \"nothere.cfg\"\n*/\n"
+                    "@include \"nonl.cfg\" # the load\r\n"
+                    "@include \"seed.cfg\" router = { latency = 7; };\n",
+                    top, sizeof top);
+    CU_ASSERT_EQUAL_FATAL(config_load(top, NULL, 0, &c, err), 0);
+    CU_ASSERT_DOUBLE_EQUAL(c.traffic.load, 0.45, 1e-12);
+    CU_ASSERT_EQUAL(c.sim.seed, 5);
+    CU_ASSERT_EQUAL(c.router.latency, 7);
+    /* one directive per line; a cycle through another file is named where it closes */
+    test_write_file("outer.cfg", "\n@include \"nonl.cfg\" @include \"seed.cfg\"\n", top,
+                    sizeof top);
+    snprintf(expected, sizeof expected,
+             "%s:2: @include: a second @include on this line (expected one @include per line)",
+             top);
+    test_expect_error("two directives", config_load(top, NULL, 0, &c, err), err, expected);
+    test_write_file("cycle_b.cfg", "sim = { seed = 2; };\n@include \"cycle_a.cfg\"\n", path,
+                    sizeof path);
+    test_write_file("cycle_a.cfg", "@include \"cycle_b.cfg\"\n", top, sizeof top);
+    snprintf(expected, sizeof expected,
+             "%s:2: @include: \"cycle_a.cfg\": %s includes itself (expected no file including "
+             "itself, directly or through others)",
+             path, top);
+    test_expect_error("a cycle", config_load(top, NULL, 0, &c, err), err, expected);
+    /* empty files add no line; a fan of includes is bounded */
+    test_write_file("empty.cfg", "", path, sizeof path);
+    static const char include_empty[] = "@include \"empty.cfg\"\n";
+    char *many = malloc(1001 * sizeof include_empty);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(many);
+    many[0] = '\0';
+    for (int i = 0; i < 1001; i++)
+        strcat(many, include_empty);
+    test_write_file("outer.cfg", many, top, sizeof top);
+    snprintf(expected, sizeof expected,
+             "%s:1001: @include: more than 1000 files included in all (expected at most 1000)",
+             top);
+    test_expect_error("1,001 includes", config_load(top, NULL, 0, &c, err), err, expected);
+    many[1000 * (sizeof include_empty - 1)] = '\0';
+    strcat(many, "traffic = { lod = 1; };\n");
+    test_write_file("outer.cfg", many, top, sizeof top);
+    snprintf(expected, sizeof expected, "%s:1001: traffic.lod: unknown setting", top);
+    test_expect_error("after 1,000 empty files", config_load(top, NULL, 0, &c, err), err, expected);
+    free(many);
 }
 
 /* Cross-setting problems of a file name the line of the setting, then fall back to the file. */
@@ -801,6 +950,9 @@ int test_config_register(void)
         {"bad combinations: one exact message each", test_bad_combinations},
         {"control characters and NUL bytes", test_control_characters},
         {"@include: followed, or refused with a located message", test_includes},
+        {"@include: absolute, or relative to the including file's folder", test_include_paths},
+        {"@include: messages name the file and line written", test_include_locations},
+        {"@include: lines read as libconfig reads them", test_include_lines},
         {"cross-setting checks locate the setting", test_cross_checks_locate_settings},
         {"zero-load latency by hand", test_zero_load_latency_by_hand},
         {"zero-load latency equals brute force", test_zero_load_latency_brute_force},

@@ -39,6 +39,14 @@ printf 'previous\n' >"$tmp/kept.json"
 printf 'traffic = { load = 0.2; };\n' >"$tmp/included.cfg"
 printf '@include "included.cfg"\nsim = { seed = 5; };\n' >"$tmp/includes.cfg"
 printf 'sim = { seed = 5; };\n@include "includes.cfg"\n@include ""\n' >"$tmp/include_dir.cfg"
+# includes absolute or relative to their own file's folder, expanded by dfsim
+mkdir -p "$tmp/nest/sub"
+printf '@include "sub/outer.cfg"\n@include "%s/included.cfg"\n' "$tmp" >"$tmp/nest/top.cfg"
+printf '@include "inner.cfg"\n' >"$tmp/nest/sub/outer.cfg"
+printf 'sim = { seed = 6; }; // no newline' >"$tmp/nest/sub/inner.cfg"
+printf '@include "../cycle.cfg"\n' >"$tmp/nest/sub/cycle.cfg"
+printf '@include "sub/cycle.cfg"\n' >"$tmp/nest/cycle.cfg"
+printf '@include "nest/sub/inner.cfg"\ntraffic = { load = ; };\n' >"$tmp/include_syntax.cfg"
 
 # runs that succeed
 check 0 run conf/default.cfg -o "$tmp/a.json" $FAST
@@ -53,6 +61,7 @@ check 0 run conf/default.cfg -o "$tmp/e.json" $FAST --set routing.mechanism=obli
     --set routing.global_policy=crg --set traffic.pattern=permutation
 check 0 info conf/default.cfg
 check 0 info "$tmp/includes.cfg"
+check 0 info "$tmp/nest/top.cfg"
 check 0 info conf/paper_h6.cfg --set traffic.pattern=adversarial
 check 0 --help
 check 0 --version
@@ -66,6 +75,8 @@ check 2 run "$tmp/syntax.cfg"
 check 2 run "$tmp/leaky_syntax.cfg"
 check 2 info /dev/zero
 check 2 info "$tmp/include_dir.cfg"
+check 2 info "$tmp/nest/cycle.cfg"
+check 2 info "$tmp/include_syntax.cfg"
 check 2 run conf/default.cfg --set traffic.load=2
 check 2 run conf/default.cfg --set foo
 check 2 run conf/default.cfg --set routing.mechanism=oblivious --set routing.global_policy=nrg
