@@ -26,6 +26,11 @@ const struct pattern_ops *job_network_pattern(const struct config_job *job);
 const struct motif_ops *job_motif(const struct config_job *job);
 bool job_is_closed_loop(const struct config_job *job);
 
+/* The params of a job's network pattern (its settings table's struct) from the job's keys of
+ * the same names; 0, or -1 when the pattern has a setting no job key carries. */
+int job_network_params(const struct config_job *job, const struct pattern_ops *network,
+                       void *out);
+
 /* Whether the job reads setting `key` (the keys of its choices plus those every job reads);
  * when not, why names what the job's choices read ("motif 'alltoall' reads message_bytes, iterations, ..."). */
 bool job_reads(const struct config_job *job, const char *key, char *why, size_t len);

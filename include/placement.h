@@ -27,6 +27,8 @@ struct placement_params {
     int nodes;         /* how many ranks */
     int first_node;    /* contiguous: where to start looking (the caller's default: right
                         * after the previous contiguous job, see placement_end) */
+    bool exact;        /* contiguous: first_node was given, so the job takes exactly the nodes
+                        * first_node .. first_node + nodes - 1 (overlapping a job is an error) */
     const int *groups; /* groups: the groups to use, in order */
     int group_count;
     const char *file;     /* file: the allocation file (absolute, or relative to base_dir) */

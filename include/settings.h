@@ -48,6 +48,8 @@ struct setting {
     const char *const *choices;        /* CHOICE: the allowed names, NULL-terminated ... */
     const char *const *(*names)(void); /* ... or a registry's names */
     const char *doc;       /* one line for the README */
+    bool is_path; /* STRING: a file, absolute or relative to the folder of the config file it
+                     is written in (one written in an included file is stored made absolute) */
 };
 
 #define SETTING_UNBOUNDED_INT 2147483647.0

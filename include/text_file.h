@@ -19,4 +19,8 @@ char *text_file_read(const char *path, size_t *len, char *err, size_t err_len);
  * so the message stays one printable line of at most len - 1 bytes. */
 void text_one_line(char *msg, size_t len);
 
+/* The folder of the file at path, as a prefix for names relative to it: "/" for a file at
+ * the root, "." for a bare name. */
+void text_file_folder(const char *path, char *dir, size_t len);
+
 #endif

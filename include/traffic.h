@@ -17,6 +17,9 @@ struct pattern_ops {
     const char *name; /* as written in configs */
     const char *summary;
     const struct setting_table *settings; /* its own settings (NULL if none) */
+    /* Optional: whether params (its settings' struct) suit the network, chosen by
+     * traffic.pattern or by a job: 0, or -1 with the issue (key "traffic.NAME"). */
+    int (*check)(const struct sim_config *cfg, const void *params, struct setting_issue *issue);
     /* Optional: allocate per-run state (sim->pattern_state); returns 0 or -1. */
     int (*init)(struct sim *sim);
     void (*destroy)(struct sim *sim);

@@ -49,6 +49,7 @@ struct workload_job {
     struct rank_pattern pattern;
     bool has_rank_pattern;
     const struct pattern_ops *network_pattern;
+    void *network_params, *network_state; /* its settings from the job's keys, its state */
     struct injection_process process;
     bool has_process;
     /* closed loop */
@@ -97,7 +98,7 @@ struct workload {
 /* Builds the jobs of sim->cfg on sim's network (the placements the config check made);
  * isolate >= 0 keeps every job but that one silent. Returns 0, or -1 with err. */
 int workload_create(struct sim *sim, int isolate, char *err, int err_len);
-void workload_destroy(struct workload *w);
+void workload_destroy(struct sim *sim);
 
 /* Phase 1 of a cycle: the jobs create their messages and packets, the NICs inject. */
 void workload_generate(struct sim *sim);

@@ -1,5 +1,6 @@
 /* config: the core's settings, libconfig parsing, --set overrides and validation against the
  * schema (include/settings.h) that the core's and the plug-ins' tables make up. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "config.h"
 
 #include <ctype.h>
@@ -657,7 +658,9 @@ static int config_fix_int(const struct config_target *t, const char *literal,
                  (int)strspn(literal + n, "+-0123456789abcdefxABCDEFX"), literal + n);
         return config_range_error(t, value, true, problem, len);
     }
-    if (rc == 0 && exact != v->i) {
+    /* Only a value libconfig wrapped to 32 bits is corrected: a line may hold the same name
+     * twice (two jobs on one line), and the literal found may be the other one's. */
+    if (rc == 0 && exact != v->i && (long long)(int32_t)(uint32_t)(uint64_t)exact == v->i) {
         v->i = exact;
         v->type = CONFIG_TYPE_INT64;
     }
@@ -714,6 +717,30 @@ static void config_target_of(const struct sim_config *cfg, const struct setting_
     settings_full_name_in(cfg, r, t->key, sizeof t->key);
 }
 
+/* A path setting written in an included file in another folder than the config's: stored
+ * made absolute, since paths are otherwise resolved from the config's folder (placement.h). */
+static int config_resolve_path(const struct config_loader *ld, const struct setting_ref *r,
+                               const char *file, char *problem, size_t len)
+{
+    char *value = (char *)settings_value(ld->cfg, r), dir[4096], top[4096], real[4096];
+    if (!value[0] || value[0] == '/' || strcmp(file, ld->path) == 0)
+        return 0;
+    text_file_folder(file, dir, sizeof dir);
+    text_file_folder(ld->path, top, sizeof top);
+    if (strcmp(dir, top) == 0)
+        return 0;
+    if (!realpath(dir, real) || strlen(real) + 1 + strlen(value) >= SETTING_STRING_LEN) {
+        snprintf(problem, len, "%s: '%.60s' relative to %.200s: the path is too long (expected at "
+                 "most %d characters)", r->row->name, value, dir, SETTING_STRING_LEN - 1);
+        return -1;
+    }
+    size_t n = strlen(real);
+    memmove(value + n + 1, value, strlen(value) + 1); /* fits: checked above */
+    memcpy(value, real, n);
+    value[n] = '/';
+    return 0;
+}
+
 /* Reads setting s (found as r) into the config. */
 static int config_read_setting(struct config_loader *ld, const struct setting_ref *r,
                                config_setting_t *s)
@@ -731,6 +758,8 @@ static int config_read_setting(struct config_loader *ld, const struct setting_re
     const char *file;
     int line;
     config_source_of(ld, s, &file, &line);
+    if (r->row->is_path && config_resolve_path(ld, r, file, problem, sizeof problem) != 0)
+        return config_fail_at(ld, s, problem);
     config_remember(ld, r, (struct config_origin){0, file, line, NULL});
     return 0;
 }
@@ -1061,6 +1090,26 @@ static const struct config_origin *config_origin_of(const struct sim_config *cfg
 }
 
 /* Reports a problem of setting `key`, located where `key` (or else `alt`) was set. */
+/* For "LIST.NAME.KEY" where KEY was not written (a job lacking a motif): where the element
+ * was, by the origin of its name. */
+static const struct config_origin *config_element_origin(const struct sim_config *cfg,
+                                                         const struct config_origin *origin,
+                                                         int n_origins, const char *key)
+{
+    const char *dot = strchr(key, '.'), *last = strrchr(key, '.');
+    const struct settings_list *list = NULL;
+    if (dot && last > dot && (size_t)(dot - key) < 32) {
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(dot - key), key);
+        list = settings_list_named(name);
+    }
+    if (!list)
+        return NULL;
+    char name_key[256];
+    snprintf(name_key, sizeof name_key, "%.*s.%s", (int)(last - key), key, list->name_key);
+    return config_origin_of(cfg, origin, n_origins, name_key);
+}
+
 static int config_report(const struct sim_config *cfg, const struct config_origin *origin,
                          int n_origins, const char *key, const char *alt, char *err,
                          const char *fmt, ...)
@@ -1068,6 +1117,8 @@ static int config_report(const struct sim_config *cfg, const struct config_origi
     const struct config_origin *o = config_origin_of(cfg, origin, n_origins, key);
     if (!o)
         o = config_origin_of(cfg, origin, n_origins, alt);
+    if (!o)
+        o = config_element_origin(cfg, origin, n_origins, key);
     char where[360];
     if (o && o->set)
         snprintf(where, sizeof where, "--set %.300s", o->set);
@@ -1281,6 +1332,22 @@ static int config_check_unread(const struct config_checker *c)
     return 0;
 }
 
+/* Closed-loop jobs start after the warm-up and the run ends at sim.max_cycles at the latest. */
+static int config_check_run_length(const struct config_checker *c)
+{
+    const struct sim_config *cfg = c->cfg;
+    bool closed = false;
+    for (int j = 0; j < cfg->n_jobs; j++)
+        closed = closed || job_is_closed_loop(&cfg->jobs[j]);
+    if (!closed || cfg->sim.max_cycles > cfg->sim.warmup_cycles)
+        return 0;
+    return config_report(cfg, c->origin, c->n_origins, "sim.max_cycles", "sim.warmup_cycles",
+                         c->err,
+                         "%lld leaves the closed-loop jobs no cycle (expected more than "
+                         "sim.warmup_cycles = %lld: they start after the warm-up)",
+                         (long long)cfg->sim.max_cycles, (long long)cfg->sim.warmup_cycles);
+}
+
 /* The checks a list declares across its elements (jobs: unique names, placements, motifs). */
 static int config_check_lists(const struct config_checker *c)
 {
@@ -1300,7 +1367,8 @@ static int config_check(const struct sim_config *cfg, const struct config_origin
     err[0] = '\0';
     if (settings_each_in(cfg, config_check_row, &c) || config_check_buffers(&c) ||
         settings_each_in(cfg, config_check_table, &c) || config_check_vcs(&c) ||
-        config_check_watchdog(&c) || config_check_unread(&c) || config_check_lists(&c))
+        config_check_watchdog(&c) || config_check_unread(&c) || config_check_lists(&c) ||
+        config_check_run_length(&c))
         return -1;
     return 0;
 }

@@ -196,17 +196,6 @@ static int include_name(struct include_expander *x, int file, int line, const ch
 
 /* ---- following a directive ---- */
 
-/* The folder whose files a directive of the file at path names: "/" for a file at the root,
- * "." for a bare name. */
-static void include_dir_of(const char *path, char *dir, size_t len)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(dir, len, ".");
-    else
-        snprintf(dir, len, "%.*s", (int)(slash == path ? 1 : slash - path), path);
-}
-
 /* name if absolute, else name in dir. */
 static int include_resolve(const char *dir, const char *name, char *path, size_t len)
 {
@@ -255,7 +244,7 @@ static int include_follow(struct include_expander *x, int file, int line, const 
         return include_fail(x, file, line, "nested too deep (expected at most %d levels)",
                             INCLUDE_MAX_DEPTH);
     char dir[INCLUDE_PATH_LEN], path[INCLUDE_PATH_LEN], why[1024];
-    include_dir_of(x->out->files[file], dir, sizeof dir);
+    text_file_folder(x->out->files[file], dir, sizeof dir);
     if (include_resolve(dir, name, path, sizeof path) != 0)
         return include_fail(x, file, line, "\"%.200s\": the path is too long", name);
     if (include_check_file(x, file, line, name, dir, path, depth + 1) != 0)

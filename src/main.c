@@ -278,7 +278,7 @@ static void main_print_summary(const struct sim_config *cfg, const struct result
            cfg->path[0] ? cfg->path : cfg->name, res->groups, res->routers, res->nodes, res->radix,
            res->shape, routing_of(cfg)->name);
     if (res->n_jobs)
-        printf("%d jobs, %llu cycles%s\n", res->n_jobs, (unsigned long long)res->run.cycles,
+        printf("%d job%s, %llu cycles%s\n", res->n_jobs, res->n_jobs == 1 ? "" : "s", (unsigned long long)res->run.cycles,
                res->run.capped ? " (capped at sim.max_cycles)" : "");
     else
         printf("%s traffic\n", pattern_of(cfg)->name);

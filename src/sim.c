@@ -245,7 +245,7 @@ void sim_destroy(struct sim *sim)
         sim->routing->destroy(&sim->routing_env);
     if (sim->pattern && sim->pattern->destroy)
         sim->pattern->destroy(sim);
-    workload_destroy(sim->workload);
+    workload_destroy(sim);
     stats_free(&sim->stats);
     packet_pool_free(&sim->pool);
     event_wheel_free(&sim->wheel);

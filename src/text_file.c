@@ -84,3 +84,12 @@ void text_one_line(char *msg, size_t len)
     msg[used] = '\0';
     free(copy);
 }
+
+void text_file_folder(const char *path, char *dir, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, len, ".");
+    else
+        snprintf(dir, len, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+}

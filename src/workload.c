@@ -118,6 +118,56 @@ static void workload_motif_send(void *ctx, int32_t src, int32_t dst, uint64_t by
 
 /* ---- creating the jobs ---- */
 
+/* A network pattern reads its params and state from the sim (the network-wide traffic's); a
+ * job's own are put there while it runs (the simulator is sequential). */
+static void workload_swap_network(struct sim *sim, struct workload_job *jb)
+{
+    const void *params = sim->pattern_params;
+    void *state = sim->pattern_state;
+    sim->pattern_params = jb->network_params;
+    sim->pattern_state = jb->network_state;
+    jb->network_params = (void *)params;
+    jb->network_state = state;
+}
+
+static int workload_network_pattern(struct sim *sim, struct workload_job *jb, char *why, size_t len)
+{
+    const struct pattern_ops *p = jb->network_pattern;
+    size_t size = p->settings ? p->settings->params_size : 0;
+    jb->network_params = calloc(1, size ? size : 1);
+    if (!jb->network_params || (size && job_network_params(jb->cfg, p, jb->network_params))) {
+        snprintf(why, len, "cannot set up pattern %s", p->name);
+        return -1;
+    }
+    if (!p->init)
+        return 0;
+    workload_swap_network(sim, jb);
+    int rc = p->init(sim);
+    workload_swap_network(sim, jb);
+    if (rc)
+        snprintf(why, len, "cannot set up pattern %s (out of memory)", p->name);
+    return rc;
+}
+
+static void workload_network_free(struct sim *sim, struct workload_job *jb)
+{
+    if (jb->network_pattern && jb->network_pattern->destroy) {
+        workload_swap_network(sim, jb);
+        jb->network_pattern->destroy(sim);
+        workload_swap_network(sim, jb);
+    }
+    free(jb->network_params);
+    jb->network_params = NULL;
+}
+
+static uint32_t workload_network_destination(struct sim *sim, struct workload_job *jb, uint32_t src)
+{
+    workload_swap_network(sim, jb);
+    uint32_t dst = jb->network_pattern->destination(sim, src, &jb->rng);
+    workload_swap_network(sim, jb);
+    return dst;
+}
+
 static int workload_open_loop(struct sim *sim, struct workload_job *jb, int j, char *err,
                               int err_len)
 {
@@ -125,6 +175,8 @@ static int workload_open_loop(struct sim *sim, struct workload_job *jb, int j, c
     const struct config_job *job = jb->cfg;
     char why[512] = "";
     jb->network_pattern = job_network_pattern(job);
+    if (jb->network_pattern && workload_network_pattern(sim, jb, why, sizeof why) != 0)
+        goto fail;
     if (!jb->network_pattern) {
         struct rank_pattern_params params;
         job_pattern_params(job, &params);
@@ -229,12 +281,14 @@ static void latency_histogram_free(struct latency_histogram *h)
     h->bins = NULL;
 }
 
-void workload_destroy(struct workload *w)
+void workload_destroy(struct sim *sim)
 {
+    struct workload *w = sim->workload;
     if (!w)
         return;
     for (int j = 0; j < w->n_jobs; j++) {
         struct workload_job *jb = &w->jobs[j];
+        workload_network_free(sim, jb);
         if (jb->has_rank_pattern)
             rank_pattern_destroy(&jb->pattern);
         if (jb->has_process)
@@ -250,6 +304,7 @@ void workload_destroy(struct workload *w)
     free(w->active_nics);
     free(w->messages);
     free(w);
+    sim->workload = NULL;
 }
 
 /* ---- every cycle ---- */
@@ -268,8 +323,7 @@ static void workload_open_loop_cycle(struct sim *sim, int j)
             continue;
         int32_t dst;
         if (jb->network_pattern)
-            dst = (int32_t)jb->network_pattern->destination(sim, (uint32_t)jb->rank_node[r],
-                                                            &jb->rng);
+            dst = (int32_t)workload_network_destination(sim, jb, (uint32_t)jb->rank_node[r]);
         else
             dst = rank_pattern_destination(&jb->pattern, r, &jb->rng);
         if (jb->message_packets) {

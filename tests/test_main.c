@@ -28,6 +28,7 @@ static const struct {
     {"job_traffic", test_job_traffic_register},
     {"motif", test_motif_register},
     {"links", test_links_register},
+    {"workload", test_workload_register},
 };
 
 int main(int argc, char **argv)

@@ -11,9 +11,12 @@ struct adversarial_params {
     int offset;
 };
 
-/* ADV+i with i a multiple of the group count would send every packet to its own group. */
+/* ADV+i with i a multiple of the group count would send every packet to its own group: the
+ * table's check when traffic.pattern chose it, and the pattern's for a job's params. */
 static int adversarial_check(const struct sim_config *cfg, const void *params,
                              struct setting_issue *issue);
+static int adversarial_check_params(const struct sim_config *cfg, const void *params,
+                                    struct setting_issue *issue);
 
 static const struct setting adversarial_rows[] = {
     SETTING_INT_ROW(struct adversarial_params, "offset", offset, 1, 1, SETTING_UNBOUNDED_INT,
@@ -96,6 +99,7 @@ const struct pattern_ops pattern_adversarial = {
     .name = "adversarial",
     .summary = "ADV+i: a random node of group g+i (i = traffic.offset)",
     .settings = &adversarial_settings,
+    .check = adversarial_check_params,
     .destination = adversarial_destination,
     .minimal_bound = adversarial_minimal_bound,
     .describe = adversarial_describe,
@@ -111,9 +115,15 @@ const struct pattern_ops pattern_adversarial_consecutive = {
 static int adversarial_check(const struct sim_config *cfg, const void *params,
                              struct setting_issue *issue)
 {
-    const struct adversarial_params *ap = params;
     if (pattern_registry[cfg->traffic.pattern] != &pattern_adversarial)
         return 0;
+    return adversarial_check_params(cfg, params, issue);
+}
+
+static int adversarial_check_params(const struct sim_config *cfg, const void *params,
+                                    struct setting_issue *issue)
+{
+    const struct adversarial_params *ap = params;
     struct topology_dimensions size;
     topology_dimensions(cfg, &size);
     if (ap->offset % size.groups != 0)

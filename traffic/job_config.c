@@ -69,14 +69,22 @@ bool job_is_closed_loop(const struct config_job *job)
 #define JOB_INT64(NAME, FIELD, DEF, LO, HI, DOC)                                                   \
     SETTING_NUMBER(struct config_job, SETTING_INT64, NAME, FIELD, DEF, LO, HI, DOC)
 #define JOB_LIST(NAME, FIELD, LO, HI, DOC)                                                         \
-    {.name = NAME, .type = SETTING_INT_LIST, .offset = offsetof(struct config_job, FIELD),       \
-     .min = LO, .max = HI, .doc = DOC}
+    {                                                                                              \
+        .name = NAME, .type = SETTING_INT_LIST, .offset = offsetof(struct config_job, FIELD),      \
+        .min = LO, .max = HI, .doc = DOC                                                           \
+    }
 #define JOB_STRING(NAME, FIELD, DOC)                                                               \
-    {.name = NAME, .type = SETTING_STRING, .offset = offsetof(struct config_job, FIELD),         \
-     .def_text = "", .doc = DOC}
+    {                                                                                              \
+        .name = NAME, .type = SETTING_STRING, .offset = offsetof(struct config_job, FIELD),        \
+        .def_text = "", .doc = DOC                                                                 \
+    }
+#define JOB_PATH(NAME, FIELD, DOC)                                                                 \
+    {                                                                                              \
+        .name = NAME, .type = SETTING_STRING, .offset = offsetof(struct config_job, FIELD),        \
+        .def_text = "", .doc = DOC, .is_path = true                                                \
+    }
 
-static int job_check(const struct sim_config *cfg, const void *params,
-                     struct setting_issue *issue);
+static int job_check(const struct sim_config *cfg, const void *params, struct setting_issue *issue);
 
 static const struct setting job_rows[] = {
     JOB_STRING("name", name, "the job's name, unique: jobs.NAME.KEY in --set and sweeps"),
@@ -86,8 +94,9 @@ static const struct setting job_rows[] = {
     JOB_INT("first_node", first_node, -1, -1, SETTING_UNBOUNDED_INT,
             "contiguous: first node to use (-1: after the previous contiguous job)"),
     JOB_LIST("groups", groups, 0, SETTING_UNBOUNDED_INT, "groups: the groups whose nodes it gets"),
-    JOB_STRING("allocation_file", allocation_file,
-               "file: one node id or range a-b per line, # comments (relative to the config)"),
+    JOB_PATH("allocation_file", allocation_file,
+             "file: one node id or range a-b per line, # comments (absolute, or relative to "
+             "the folder of the config file it is written in)"),
     SETTING_PLUGIN_ROW(struct config_job, "pattern", pattern, "none", job_pattern_names,
                        "open loop: destinations (network patterns: a job on every node)"),
     SETTING_PLUGIN_ROW(struct config_job, "motif", motif, "none", job_motif_names,
@@ -143,6 +152,37 @@ static void job_append_keys(char *buf, size_t len, const char *const *keys)
     }
 }
 
+/* The job row called name, or NULL. */
+static const struct setting *job_row(const char *name)
+{
+    for (int i = 0; i < job_table.count; i++)
+        if (strcmp(job_rows[i].name, name) == 0)
+            return &job_rows[i];
+    return NULL;
+}
+
+/* A network pattern's settings are the job's keys of the same name (adversarial's offset). */
+static bool job_network_reads(const struct pattern_ops *network, const char *key)
+{
+    const struct setting_table *t = network ? network->settings : NULL;
+    for (int i = 0; t && i < t->count; i++)
+        if (strcmp(t->rows[i].name, key) == 0)
+            return true;
+    return false;
+}
+
+int job_network_params(const struct config_job *job, const struct pattern_ops *network, void *out)
+{
+    const struct setting_table *t = network->settings;
+    for (int i = 0; t && i < t->count; i++) {
+        const struct setting *row = job_row(t->rows[i].name);
+        if (!row || row->type != t->rows[i].type || row->type != SETTING_INT)
+            return -1; /* a network pattern whose setting no job key carries */
+        memcpy((char *)out + t->rows[i].offset, (const char *)job + row->offset, sizeof(int));
+    }
+    return 0;
+}
+
 bool job_reads(const struct config_job *job, const char *key, char *why, size_t len)
 {
     static const char *const always[] = {"name", "nodes", "placement", "pattern", "motif", NULL};
@@ -157,7 +197,7 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
         reads = reads || job_key_in(closed_loop, key) || job_key_in(motif->keys, key);
     else
         reads = reads || job_key_in(open_loop, key) || (rank && job_key_in(rank->keys, key)) ||
-                job_key_in(process->keys, key);
+                job_network_reads(job_network_pattern(job), key) || job_key_in(process->keys, key);
     if (reads)
         return true;
     snprintf(why, len, "%s '%s' reads ", motif ? "motif" : "pattern",
@@ -165,6 +205,11 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
     const char *const *own = motif ? motif->keys : rank ? rank->keys : NULL;
     job_append_keys(why, len, motif ? closed_loop : open_loop);
     job_append_keys(why, len, own);
+    const struct pattern_ops *network = motif ? NULL : job_network_pattern(job);
+    for (int i = 0; network && network->settings && i < network->settings->count; i++) {
+        const char *one[] = {network->settings->rows[i].name, NULL};
+        job_append_keys(why, len, one);
+    }
     if (!motif)
         job_append_keys(why, len, process->keys);
     size_t used = strlen(why);

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "job_config.h"
+#include "text_file.h"
 #include "topology.h"
+#include "traffic.h"
 
 static int job_plan_machine(struct job_plan *plan, const struct topology *t)
 {
@@ -38,15 +40,6 @@ void job_rng(const struct sim_config *cfg, int job, int purpose, struct rng *out
 }
 
 /* The config's folder: allocation files are relative to it. */
-static void job_config_dir(const struct sim_config *cfg, char *dir, size_t len)
-{
-    const char *slash = strrchr(cfg->path, '/');
-    if (!slash)
-        snprintf(dir, len, ".");
-    else
-        snprintf(dir, len, "%.*s", (int)(slash == cfg->path ? 1 : slash - cfg->path), cfg->path);
-}
-
 static int job_plan_issue(struct setting_issue *issue, const struct config_job *job,
                           const char *key, const char *alt, const char *text)
 {
@@ -63,7 +56,7 @@ int job_plan_create(struct job_plan *plan, const struct sim_config *cfg, const s
 {
     memset(plan, 0, sizeof *plan);
     char dir[4096], err[512];
-    job_config_dir(cfg, dir, sizeof dir);
+    text_file_folder(cfg->path, dir, sizeof dir);
     if (job_plan_machine(plan, t))
         return job_plan_issue(issue, &cfg->jobs[0], "nodes", "nodes", "out of memory");
     int next_contiguous = 0;
@@ -74,6 +67,7 @@ int job_plan_create(struct job_plan *plan, const struct sim_config *cfg, const s
             .job = job->name,
             .nodes = job->nodes,
             .first_node = job->first_node >= 0 ? job->first_node : next_contiguous,
+            .exact = job->first_node >= 0,
             .groups = job->groups.values,
             .group_count = job->groups.count,
             .file = job->allocation_file,
@@ -130,9 +124,8 @@ void job_motif_params(const struct config_job *job, struct motif_params *out)
 void job_injection_params(const struct sim_config *cfg, const struct config_job *job,
                           struct injection_params *out)
 {
-    uint64_t packets = job->message_bytes > 0
-                           ? job_message_packets(cfg, (uint64_t)job->message_bytes)
-                           : 1;
+    uint64_t packets =
+        job->message_bytes > 0 ? job_message_packets(cfg, (uint64_t)job->message_bytes) : 1;
     *out = (struct injection_params){
         .rate = job->load / ((double)packets * cfg->traffic.packet_size),
         .interval_cycles = (int)job->interval_cycles,
@@ -148,6 +141,26 @@ void job_pattern_params(const struct config_job *job, struct rank_pattern_params
 
 /* ---- the check of a whole job list ---- */
 
+/* A network pattern's check (adversarial: an offset that leaves the group) on the job's
+ * params. */
+static int job_check_network_params(const struct sim_config *cfg, const struct config_job *job,
+                                    struct setting_issue *issue)
+{
+    const struct pattern_ops *network = job_network_pattern(job);
+    const struct setting_table *t = network->settings;
+    if (!t)
+        return 0;
+    char params[256] = {0};
+    if (t->params_size > sizeof params || job_network_params(job, network, params) != 0)
+        return job_plan_issue(issue, job, "pattern", "pattern",
+                              "this network pattern has settings no job key carries");
+    struct setting_issue inner = {0};
+    if (!network->check || network->check(cfg, params, &inner) == 0)
+        return 0;
+    const char *key = inner.key ? strrchr(inner.key, '.') : NULL;
+    return job_plan_issue(issue, job, key ? key + 1 : "pattern", "pattern", inner.text);
+}
+
 /* Sets up and tears down what the job will run, to refuse bad parameters now. */
 static int job_check_traffic(const struct sim_config *cfg, const struct job_plan *plan, int j,
                              struct setting_issue *issue)
@@ -159,8 +172,8 @@ static int job_check_traffic(const struct sim_config *cfg, const struct job_plan
     if (job_is_closed_loop(job)) {
         struct motif_params params;
         job_motif_params(job, &params);
-        struct motif_run *run = motif_run_create(job_motif(job), &params, job->nodes,
-                                                 rng.s[0], err, sizeof err);
+        struct motif_run *run =
+            motif_run_create(job_motif(job), &params, job->nodes, rng.s[0], err, sizeof err);
         if (!run)
             return job_plan_issue(issue, job, job->dims.count ? "dims" : "nodes", "motif", err);
         motif_run_destroy(run);
@@ -174,6 +187,8 @@ static int job_check_traffic(const struct sim_config *cfg, const struct job_plan
                                       "every node, rank r on node r (expected nodes = all "
                                       "nodes, placement contiguous from node 0, or a rank "
                                       "pattern such as uniform)");
+        if (job_check_network_params(cfg, job, issue) != 0)
+            return -1;
     } else {
         struct rank_pattern pattern;
         struct rank_pattern_params params;

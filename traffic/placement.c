@@ -67,7 +67,8 @@ int placement_end(const int32_t *rank_node, int nodes)
 /* ---- contiguous ------------------------------------------------------------------------- */
 
 /* The lowest-numbered free nodes at or after first_node, in node order. Nodes of earlier jobs
- * inside that stretch are skipped (as a batch scheduler's "next free nodes" would); the search
+ * inside that stretch are skipped (as a batch scheduler's "next free nodes" would) unless the
+ * config gave first_node: then the stretch must be free (jobs never share a node). The search
  * does not wrap around to node 0. */
 static int contiguous_place(const struct placement_machine *m, const struct placement_params *p,
                             const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
@@ -80,9 +81,18 @@ static int contiguous_place(const struct placement_machine *m, const struct plac
         return -1;
     }
     int filled = 0;
-    for (int n = p->first_node; n < m->nodes && filled < p->nodes; n++)
+    for (int n = p->first_node; n < m->nodes && filled < p->nodes; n++) {
+        if (taken[n] && p->exact) {
+            snprintf(err, err_len,
+                     "job '%s': nodes %d..%d overlap an earlier job at node %d (expected jobs "
+                     "that never share a node: another first_node, or none to take the next "
+                     "free nodes)",
+                     p->job, p->first_node, p->first_node + p->nodes - 1, n);
+            return -1;
+        }
         if (!taken[n])
             rank_node[filled++] = n;
+    }
     if (filled < p->nodes) {
         snprintf(err, err_len,
                  "job '%s': needs %d contiguous nodes from node %d on but only %d are free there "

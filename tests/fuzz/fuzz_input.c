@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "sim.h"
 #include "topology.h"
+#include "workload.h"
 
 /* Splits the input: overrides[i] point into `copy` (a NUL-terminated copy of data). */
 struct fuzz_parts {
@@ -63,6 +65,26 @@ static int fuzz_memfile(const char *text, size_t len)
     return fd;
 }
 
+/* Accepted jobs place and run: the simulator builds them (the same placements the check
+ * made) and a few hundred cycles keep every invariant. */
+static int fuzz_check_jobs_run(const struct sim_config *cfg, char *why, size_t why_len)
+{
+    char err[1024];
+    struct sim *sim = sim_create(cfg, err, (int)sizeof err);
+    if (!sim)
+        return fuzz_fail(why, why_len, "accepted, but the jobs do not build: %s", err);
+    sim->check_invariants = true;
+    sim->check_every = 16;
+    for (int c = 0; c < 300 && sim->status == SIM_OK && !workload_finished(sim); c++)
+        sim_step(sim);
+    int rc = 0;
+    if (sim->status != SIM_OK)
+        rc = fuzz_fail(why, why_len, "accepted, but the jobs' run fails at cycle %llu: %s",
+                       (unsigned long long)sim->cycle, sim->message);
+    sim_destroy(sim);
+    return rc;
+}
+
 /* An accepted config is valid on its own and, if small enough to build quickly, wires. */
 static int fuzz_check_accepted(const struct sim_config *cfg, char *why, size_t why_len)
 {
@@ -76,8 +98,9 @@ static int fuzz_check_accepted(const struct sim_config *cfg, char *why, size_t w
     struct topology t;
     if (topology_create(&t, cfg, err, (int)sizeof err) != 0)
         return fuzz_fail(why, why_len, "accepted, but the topology does not build: %s", err);
+    int nodes = t.nodes;
     topology_free(&t);
-    return 0;
+    return cfg->n_jobs && nodes <= 4096 ? fuzz_check_jobs_run(cfg, why, why_len) : 0;
 }
 
 static int fuzz_check_rejected(const char *err, char *why, size_t why_len)
