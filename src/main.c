@@ -12,6 +12,10 @@
 #include "bounds.h"
 #include "config.h"
 #include "fairness_report.h"
+#include "job_config.h"
+#include "job_plan.h"
+#include "job_traffic.h"
+#include "placement.h"
 #include "point.h"
 #include "result_json.h"
 #include "routing.h"
@@ -390,7 +394,9 @@ static void main_print_routing(const struct sim_config *cfg)
 static void main_print_bounds(const struct sim_config *cfg, const struct topology *t)
 {
     struct bounds_throughput b;
-    if (bounds_throughput(cfg, t, &b) == 0)
+    if (cfg->n_jobs)
+        ; /* the bounds are those of the network-wide pattern, which jobs replace */
+    else if (bounds_throughput(cfg, t, &b) == 0)
         printf("bound      accepted load <= %.4f phits/node/cycle%s%s (%s)\n", b.load,
                b.formula ? " = " : "", b.formula ? b.formula : "", b.reason);
     else
@@ -399,6 +405,29 @@ static void main_print_bounds(const struct sim_config *cfg, const struct topolog
                routing_of(cfg)->name, pattern_of(cfg)->name);
     printf("zero-load  latency %.2f cycles under UN/MIN (minimal paths, mean over node pairs)\n",
            bounds_zero_load_latency(cfg, t));
+}
+
+/* One line per job: where it runs and what it sends. */
+static void main_print_jobs(const struct sim_config *cfg)
+{
+    for (int j = 0; j < cfg->n_jobs; j++) {
+        const struct config_job *job = &cfg->jobs[j];
+        printf("job        %s: %d nodes (%s), ", job->name, job->nodes,
+               placement_registry[job->placement]->name);
+        if (job_is_closed_loop(job))
+            printf("motif %s, %d iterations", job_motif(job)->name, job->iterations);
+        else
+            printf("pattern %s at %.4f phits/node/cycle",
+                   job_network_pattern(job) ? job_network_pattern(job)->name
+                                            : job_rank_pattern(job)->name,
+                   job->load);
+        if (job->message_bytes > 0)
+            printf(", messages of %lld bytes = %llu packets of %d phits",
+                   (long long)job->message_bytes,
+                   (unsigned long long)job_message_packets(cfg, (uint64_t)job->message_bytes),
+                   cfg->traffic.packet_size);
+        printf("\n");
+    }
 }
 
 static int main_info(const struct cli *cli)
@@ -417,13 +446,17 @@ static int main_info(const struct cli *cli)
     printf("network    %d groups, %d routers, %d nodes, radix %d (%s, %s)\n", t.groups,
            t.routers, t.nodes, t.radix, t.shape, topology_arrangement_names[cfg.topology.arrangement]);
     main_print_routing(&cfg);
-    const struct pattern_ops *pattern = pattern_of(&cfg);
-    char detail[64] = "";
-    if (pattern->describe)
-        pattern->describe(settings_params(&cfg, pattern->settings), detail, sizeof detail);
-    printf("traffic    %s%s", pattern->name, detail);
-    printf(", offered load %.4f phits/node/cycle, packets of %d phits\n", cfg.traffic.load,
-           cfg.traffic.packet_size);
+    if (cfg.n_jobs) {
+        main_print_jobs(&cfg);
+    } else {
+        const struct pattern_ops *pattern = pattern_of(&cfg);
+        char detail[64] = "";
+        if (pattern->describe)
+            pattern->describe(settings_params(&cfg, pattern->settings), detail, sizeof detail);
+        printf("traffic    %s%s", pattern->name, detail);
+        printf(", offered load %.4f phits/node/cycle, packets of %d phits\n", cfg.traffic.load,
+               cfg.traffic.packet_size);
+    }
     main_print_bounds(&cfg, &t);
     topology_free(&t);
     return EXIT_OK;

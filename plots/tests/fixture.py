@@ -88,6 +88,32 @@ def scaling_dir():
     return out_dir
 
 
+JOBS_SWEEP = """name = "jobs";
+base = "%s";
+set = { sim = { isolate = true; }; };
+axes = { jobs = { app = { placement = ["contiguous", "random_nodes"]; };
+                  bg = { load = [0.0, 0.6]; }; };
+         sim = { seed = [1, 2]; }; };
+variants = ( { name = "MIN"; routing = { mechanism = "min"; }; } );
+"""
+
+
+def jobs_dir():
+    """A sweep of conf/jobs/interference_small.cfg: placement x background load x 2 seeds, MIN,
+    with sim.isolate (8 points, about a second)."""
+    if "jobs" in _cache:
+        return _cache["jobs"]
+    data_dir()
+    out_dir = os.path.join(_cache["root"], "jobs")
+    sweep = os.path.join(_cache["root"], "jobs.cfg")
+    with open(sweep, "w", encoding="utf-8") as f:
+        f.write(JOBS_SWEEP % os.path.join(ROOT, "conf", "jobs", "interference_small.cfg"))
+    subprocess.run([DFSIM, "sweep", sweep, "-o", out_dir, "--jobs", "2", "--quiet"], check=True,
+                   stdout=subprocess.DEVNULL)
+    _cache["jobs"] = out_dir
+    return out_dir
+
+
 def load_doc(path):
     with open(path, encoding="utf-8") as f:
         return json.load(f)

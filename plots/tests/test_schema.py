@@ -135,5 +135,34 @@ class TestSchemaAgainstDocuments(unittest.TestCase):
             self.assertEqual(list(doc["latency"]["breakdown"]), dr.BREAKDOWN_PARTS)
 
 
+class TestSchemaAgainstJobDocuments(unittest.TestCase):
+    """Documents of runs with jobs: "run" and "jobs" appear, and every member of a job's object
+    is a field of the job section (those marked absent only may be missing)."""
+
+    @classmethod
+    def setUpClass(cls):
+        runs = fixture.jobs_dir()
+        cls.docs = [fixture.load_doc(p) for p in sorted(glob.glob(os.path.join(runs, "*", "*.json")))]
+
+    def test_job_objects(self):
+        self.assertGreater(len(self.docs), 0)
+        job_section = dr.section_at(dr.RESULT_SCHEMA, "")["fields"]
+        jobs_field = next(f for f in job_section if f["key"] == "jobs")
+        self.assertEqual(jobs_field["type"], "array of objects")
+        sections = {s["name"]: s for s in dr.RESULT_SCHEMA["sections"]}
+        fields = sections[jobs_field["section"]]["fields"]
+        keys = [f["key"] for f in fields]
+        required = [f["key"] for f in fields if "absent" not in f]
+        for doc in self.docs:
+            self.assertIn("run", doc)
+            for job in doc["jobs"]:
+                self.assertEqual([k for k in keys if k in job], list(job))  # order, nothing else
+                for k in required:
+                    self.assertIn(k, job)
+                closed = job["kind"] == "closed loop"
+                self.assertEqual("runtime_cycles" in job, closed)
+                self.assertEqual("slowdown" in job, closed)  # the sweep sets sim.isolate
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -12,6 +12,7 @@ import figure_common  # noqa: F401  (Agg backend before pyplot)
 import dfsim_results as dr
 import plot_breakdown
 import plot_injection
+import plot_jobs
 import plot_load
 import plot_scaling
 import table_fairness
@@ -175,3 +176,56 @@ class TestTableFairness(FigureTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestPlotJobs(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.jobs = fixture.jobs_dir()
+        cls.records = [r for r in dr.load_records([cls.jobs]) if "jobs" in r.doc]
+        cls.out = fixture.new_tmpdir()
+
+    def tearDown(self):
+        plt.close("all")
+
+    def test_latency_boxes(self):
+        fig = plot_jobs.draw_latency(self.records, "app", "t")
+        axes = visible_axes(fig)
+        self.assertEqual(len(axes), 1)  # one variant
+        labels = [t.get_text() for t in axes[0].get_xticklabels()]
+        # per placement: the job alone, then background loads 0 and 0.6 (seed 1)
+        self.assertEqual(labels, ["alone", "bg load\n0", "bg load\n0.6"] * 2)
+        self.assertEqual(axes[0].get_title(), "MIN: job app")
+        # the box of a point is its document's quartiles
+        first = min(self.records, key=lambda r: (r.point["jobs.app.placement"] != "contiguous",
+                                                 r.point["jobs.bg.load"], r.seed))
+        spread = plot_jobs.job_of(first, "app")["messages"]["latency"]
+        box = plot_jobs.spread_box(spread, "x")
+        self.assertEqual((box["q1"], box["med"], box["q3"]),
+                         (spread["q1"], spread["median"], spread["q3"]))
+
+    def test_slowdown_bars(self):
+        fig = plot_jobs.draw_slowdown(self.records, "app", "t")
+        axes = visible_axes(fig)
+        self.assertEqual(len(axes), 2)  # runtime, message latency
+        for ax in axes:
+            bars = bar_containers(ax)
+            self.assertEqual(len(bars), 2)  # contiguous, random_nodes
+            for c in bars:
+                self.assertEqual(len(c.patches), 2)  # bg load 0, 0.6
+        # MIN keeps a contiguous job's groups to itself: exactly as fast as alone
+        contiguous = bar_containers(axes[0])[0]
+        self.assertEqual([p.get_height() for p in contiguous.patches], [1.0, 1.0])
+        # no background (load 0) changes nothing for the random placement either
+        self.assertEqual(bar_containers(axes[0])[1].patches[0].get_height(), 1.0)
+
+    def test_cli(self):
+        out = os.path.join(self.out, "jobs.png")
+        r = run_script("plot_jobs.py", [self.jobs, "--job", "app", "--kind", "slowdown", "-o",
+                                        out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(8), PNG_MAGIC)
+        r = run_script("plot_jobs.py", [self.jobs, "--job", "nope", "-o", out])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no job 'nope' (jobs: app, bg)", r.stderr)
