@@ -81,7 +81,7 @@ enum topology_arrangement { ARRANGEMENT_PALMTREE, ARRANGEMENT_CONSECUTIVE };
 extern const char *const topology_arrangement_names[]; /* by enum topology_arrangement */
 
 extern const struct topology_ops *const topology_registry[]; /* NULL-terminated */
-extern const struct topology_ops topology_dragonfly;
+extern const struct topology_ops topology_dragonfly, topology_cascade;
 const struct topology_ops *topology_find(const char *name);
 const char *const *topology_names(void);
 int topology_count(void);

@@ -13,6 +13,7 @@
 
 const struct topology_ops *const topology_registry[] = {
     &topology_dragonfly,
+    &topology_cascade,
     NULL,
 };
 
