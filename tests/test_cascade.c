@@ -1,11 +1,14 @@
 /* Cascade (Aries) topology: port layout, row and column wiring with parallel links, global
  * links spread evenly over the group pairs, the minimal-route oracle against breadth-first
- * search, dimension order inside groups, the config's checks. */
+ * search, dimension order inside groups, the config's checks; and on the simulator: a
+ * hand-computed zero-load ping-pong, the paths and VC ladders of every mechanism, and freedom
+ * from deadlock at saturation with exactly the VCs of each ladder. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim.h"
 #include "test_util.h"
 #include "topology.h"
 
@@ -351,6 +354,271 @@ static void test_checks(void)
     CU_ASSERT_EQUAL(config_load(NULL, ov, 2, &cfg, err), 0);
 }
 
+/* ---- on the simulator ---- */
+
+#define SMALL_CASCADE                                                                              \
+    "topology.kind=cascade", "topology.p=2", "topology.h=2", "topology.rows=2", "topology.cols=4", \
+        "topology.col_links=2", "topology.cascade_groups=5"
+
+static struct sim *cascade_sim(struct sim_config *cfg, const char *const *extra, int n_extra)
+{
+    const char *ov[24] = {SMALL_CASCADE};
+    int n = 7;
+    for (int i = 0; i < n_extra; i++)
+        ov[n++] = extra[i];
+    char err[256];
+    test_config(cfg, ov, n);
+    struct sim *sim = sim_create(cfg, err, sizeof err);
+    if (!sim)
+        fprintf(stderr, "\ncascade_sim: %s\n", err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    return sim;
+}
+
+/* Steps until the packet count delivered reaches `count`; returns the cycle it happened. */
+static uint64_t step_until_delivered(struct sim *sim, uint64_t count)
+{
+    while (sim->stats.total_delivered < count) {
+        CU_ASSERT_EQUAL_FATAL(sim_step(sim), SIM_OK);
+        CU_ASSERT_FATAL(sim->cycle < 1000);
+    }
+    return sim->cycle - 1;
+}
+
+/* Zero-load ping-pong inside a group of the small cascade (2 rows x 4 routers), by the
+ * README's timing conventions (router.latency 5, local links 10, injection and ejection links
+ * 1, packets of 8 phits): a packet generated at t is in its injection queue at t + 1; each
+ * router it crosses sends its head 5 cycles after the head arrived; each local link adds 10;
+ * the tail reaches the node 1 + 7 cycles after the head leaves the last router. One way over
+ * one local hop: 1 + 5 + 10 + 5 + 8 = 29 cycles; over two (row, then column): 1 + 5 + 10 + 5
+ * + 10 + 5 + 8 = 44. The pong leaves the cycle after the ping's tail arrives (generation
+ * precedes delivery within a cycle): round trip 44 + 1 + 44 = 89. */
+static void test_zero_load_ping_pong(void)
+{
+    static const struct {
+        int src_router, dst_router, one_way;
+    } pairs[] = {
+        {0, 3, 29}, /* row 0: columns 0 and 3, one row link */
+        {1, 5, 29}, /* column 1: rows 0 and 1, one of two parallel column links */
+        {0, 6, 44}, /* row 0 column 0 to row 1 column 2: row, then column */
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        struct sim_config cfg;
+        const char *extra[] = {"traffic.load=0", "sim.warmup_cycles=0", "routing.mechanism=min"};
+        struct sim *sim = cascade_sim(&cfg, extra, 3);
+        uint32_t ping_src = (uint32_t)pairs[i].src_router * 2,
+                 ping_dst = (uint32_t)pairs[i].dst_router * 2 + 1;
+        int local, global;
+        topology_min_hops(&sim->topo, pairs[i].src_router, pairs[i].dst_router, &local, &global);
+        CU_ASSERT_EQUAL(global, 0);
+        CU_ASSERT_EQUAL(local, pairs[i].one_way == 29 ? 1 : 2);
+        CU_ASSERT_EQUAL_FATAL(sim_inject(sim, ping_src, ping_dst), 0);
+        uint64_t ping_arrives = step_until_delivered(sim, 1);
+        CU_ASSERT_EQUAL(ping_arrives, (uint64_t)pairs[i].one_way);
+        CU_ASSERT_EQUAL(sim->stats.latency_sum, (uint64_t)pairs[i].one_way);
+        CU_ASSERT_EQUAL_FATAL(sim_inject(sim, ping_dst, ping_src), 0); /* at ping_arrives + 1 */
+        uint64_t pong_arrives = step_until_delivered(sim, 2);
+        CU_ASSERT_EQUAL(pong_arrives, 2 * (uint64_t)pairs[i].one_way + 1);
+        CU_ASSERT_EQUAL(sim_check_invariants(sim), 0);
+        sim_destroy(sim);
+    }
+}
+
+struct variant {
+    const char *name, *mechanism, *policy, *valiant_target;
+    int max_hops, max_local_per_group;
+};
+
+/* Path bounds on the cascade: a minimal segment takes at most 2 local hops per group; VAL
+ * lands on its intermediate (l-l-g-l-l-g-l-l); VAL-any, oblivious and PB reach a router of the
+ * intermediate group and leave it (up to 4 local hops there); in-transit adds an NRG hop in
+ * the source group and one local misroute before up to 3 minimal hops elsewhere. */
+static const struct variant variants[] = {
+    {"MIN", "min", "rrg", "group", 5, 2},
+    {"VAL", "valiant", "rrg", "group", 8, 2},
+    {"VAL-any", "valiant", "rrg", "router", 10, 4},
+    {"Obl-CRG", "oblivious", "crg", "group", 10, 4},
+    {"Obl-RRG", "oblivious", "rrg", "group", 10, 4},
+    {"PB-CRG", "piggyback", "crg", "group", 10, 4},
+    {"PB-RRG", "piggyback", "rrg", "group", 10, 4},
+    {"IT-CRG", "in_transit", "crg", "group", 13, 4},
+    {"IT-RRG", "in_transit", "rrg", "group", 13, 4},
+    {"IT-NRG", "in_transit", "nrg", "group", 13, 4},
+    {"IT-MM", "in_transit", "mm", "group", 13, 4},
+};
+#define N_VARIANTS (int)(sizeof variants / sizeof variants[0])
+
+struct hop_trace {
+    int hops, last_pos, group, local_in_group, landed_on_target;
+};
+
+struct observer {
+    const struct variant *v;
+    struct hop_trace *traces;
+    uint32_t len;
+    long packets, errors_ladder, errors_hops, errors_group, errors_reach, errors_val_landing;
+};
+
+static struct hop_trace *trace_of(struct observer *ob, const struct sim *sim, uint32_t index)
+{
+    if (index >= ob->len) {
+        uint32_t len = sim->pool.capacity;
+        ob->traces = realloc(ob->traces, len * sizeof *ob->traces);
+        memset(ob->traces + ob->len, 0, (len - ob->len) * sizeof *ob->traces);
+        ob->len = len;
+    }
+    return &ob->traces[index];
+}
+
+/* A hop's VC is its ladder entry's (a local misroute of in_transit: the last local entry at
+ * or before its position); positions never go back. */
+static int on_ladder(const struct sim *sim, int cls, const struct route_choice *ch, int last_pos)
+{
+    const struct vc_ladder *l = &sim->ladder;
+    if (ch->ladder_pos < last_pos || ch->ladder_pos == 0 || ch->ladder_pos > l->length)
+        return 0;
+    if (cls == PORT_GLOBAL)
+        return ch->ladder_pos > last_pos && l->port_class[ch->ladder_pos - 1] == PORT_GLOBAL &&
+               l->vc[ch->ladder_pos - 1] == ch->vc;
+    for (int e = ch->ladder_pos - 1; e >= 0; e--)
+        if (l->port_class[e] == PORT_LOCAL)
+            return l->vc[e] == ch->vc && ch->vc < sim->vcs_local;
+    return 0;
+}
+
+static void observe_hop(void *ctx, const struct sim *sim, int router, int in_port, uint32_t index,
+                        const struct route_choice *ch)
+{
+    struct observer *ob = ctx;
+    const struct packet *pk = &sim->pool.packets[index];
+    const struct topology *t = &sim->topo;
+    struct hop_trace *tr = trace_of(ob, sim, index);
+    int group = topology_group_of_router(t, router);
+    if (sim_port_class(sim, router, in_port) == PORT_NODE) {
+        memset(tr, 0, sizeof *tr);
+        tr->group = group;
+    }
+    int cls = sim_port_class(sim, router, ch->out_port);
+    if (cls == PORT_NODE) {
+        ob->packets++;
+        ob->errors_reach += router != topology_router_of_node(t, (int)pk->dst);
+        ob->errors_hops += tr->hops > ob->v->max_hops;
+        return;
+    }
+    /* VAL: the packet's target (its intermediate) is reached as it enters the group. */
+    if (strcmp(ob->v->mechanism, "valiant") == 0 && strcmp(ob->v->valiant_target, "group") == 0 &&
+        pk->target >= 0 && cls == PORT_LOCAL && group == topology_group_of_router(t, pk->target) &&
+        group != tr->group)
+        ob->errors_val_landing++;
+    tr->hops++;
+    ob->errors_ladder += !on_ladder(sim, cls, ch, tr->last_pos);
+    tr->last_pos = ch->ladder_pos;
+    if (cls == PORT_GLOBAL) {
+        tr->group = topology_group_of_router(t, topology_neighbour(t, router, ch->out_port));
+        tr->local_in_group = 0;
+    } else if (++tr->local_in_group > ob->v->max_local_per_group) {
+        ob->errors_group++;
+    }
+}
+
+static struct sim *variant_sim(struct sim_config *cfg, const struct variant *v, const char *pattern,
+                               const char *load, int cycles)
+{
+    char mech[64], pol[64], vt[64], cyc[64];
+    snprintf(mech, sizeof mech, "routing.mechanism=%s", v->mechanism);
+    snprintf(pol, sizeof pol, "routing.global_policy=%s", v->policy);
+    snprintf(vt, sizeof vt, "routing.valiant_target=%s", v->valiant_target);
+    snprintf(cyc, sizeof cyc, "sim.measure_cycles=%d", cycles);
+    const char *extra[] = {mech,
+                           pol,
+                           vt,
+                           pattern,
+                           load,
+                           cyc,
+                           "sim.warmup_cycles=0",
+                           "sim.deadlock_cycles=2000",
+                           "buffers.injection=64"};
+    return cascade_sim(cfg, extra, (int)(sizeof extra / sizeof extra[0]));
+}
+
+/* Every mechanism on the cascade: each hop on its VC ladder, every packet at its destination
+ * within the path bounds above, VAL landing on its intermediate; with exactly its ladder's
+ * VCs, at offered load 1.0 under UN, ADV+1 and ADVc: no deadlock, and the invariants hold
+ * every 10th cycle and at the end. */
+static void test_paths_and_no_deadlock(void)
+{
+    const char *patterns[] = {"traffic.pattern=uniform", "traffic.pattern=adversarial",
+                              "traffic.pattern=adversarial_consecutive"};
+    for (int i = 0; i < N_VARIANTS; i++)
+        for (int p = 0; p < 3; p++) {
+            struct sim_config cfg;
+            struct observer ob = {.v = &variants[i]};
+            struct sim *sim =
+                variant_sim(&cfg, &variants[i], patterns[p], "traffic.load=1.0", 4000);
+            CU_ASSERT_EQUAL(sim->vcs_local, sim->ladder.local_vcs);
+            CU_ASSERT_EQUAL(sim->vcs_global, sim->ladder.global_vcs);
+            sim->on_hop = observe_hop;
+            sim->on_hop_ctx = &ob;
+            sim->check_invariants = true;
+            sim->check_every = 10;
+            enum sim_status status = sim_run(sim, NULL, NULL);
+            if (status != SIM_OK || ob.errors_ladder || ob.errors_hops || ob.errors_group ||
+                ob.errors_reach || ob.errors_val_landing)
+                fprintf(stderr,
+                        "\n%s %s: status %d (%s) ladder %ld hops %ld group %ld reach %ld "
+                        "val-landing %ld\n",
+                        variants[i].name, patterns[p], status, sim->message, ob.errors_ladder,
+                        ob.errors_hops, ob.errors_group, ob.errors_reach, ob.errors_val_landing);
+            CU_ASSERT_EQUAL(status, SIM_OK);
+            CU_ASSERT(ob.packets > 1000);
+            CU_ASSERT_EQUAL(ob.errors_ladder, 0);
+            CU_ASSERT_EQUAL(ob.errors_hops, 0);
+            CU_ASSERT_EQUAL(ob.errors_group, 0);
+            CU_ASSERT_EQUAL(ob.errors_reach, 0);
+            CU_ASSERT_EQUAL(ob.errors_val_landing, 0);
+            sim->check_every = 1;
+            CU_ASSERT_EQUAL(sim_check_invariants(sim), 0);
+            free(ob.traces);
+            sim_destroy(sim);
+        }
+}
+
+/* A path turning at its intermediate starts a new segment: after a local hop on a VC that the
+ * next entries repeat, past them; after a global hop, or on ladders without repeated local
+ * VCs (every dragonfly one), where it is. */
+static void test_ladder_segment_start(void)
+{
+    struct vc_ladder cascade, dragonfly, broken;
+    ladder_parse(&cascade, "l0 l0 g0 l1 l1 l2 l2 g1 l3 l3");
+    ladder_parse(&dragonfly, "l0 g0 l1 l2 g1 l3");
+    ladder_parse(&broken, "l0 g0 l0 g0 l0");
+    CU_ASSERT_EQUAL(ladder_segment_start(&cascade, 3), 3); /* landed on it: l1 l1 ahead */
+    CU_ASSERT_EQUAL(ladder_segment_start(&cascade, 4), 5); /* one hop on l1: start on l2 */
+    CU_ASSERT_EQUAL(ladder_segment_start(&cascade, 5), 5); /* two hops on l1 */
+    CU_ASSERT_EQUAL(ladder_segment_start(&cascade, 1), 2);
+    for (int pos = 0; pos <= dragonfly.length; pos++)
+        CU_ASSERT_EQUAL(ladder_segment_start(&dragonfly, pos), pos);
+    for (int pos = 0; pos <= broken.length; pos++)
+        CU_ASSERT_EQUAL(ladder_segment_start(&broken, pos), pos);
+}
+
+/* MIN's accepted load under ADV+1 is bounded by the links between two groups: 4 per pair on
+ * the small cascade, for its 16 nodes: 4/16 = 0.25. And the run says so. */
+static void test_min_adversarial_bound(void)
+{
+    struct sim_config cfg;
+    const char *extra[] = {"routing.mechanism=min", "traffic.pattern=adversarial",
+                           "traffic.load=0.6", "sim.warmup_cycles=2000", "sim.measure_cycles=4000"};
+    struct sim *sim = cascade_sim(&cfg, extra, 5);
+    CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
+    double accepted = (double)sim->stats.delivered_phits / (sim->topo.nodes * 4000.0);
+    printf("\n    MIN ADV+1 0.6 on the small cascade: accepted %.4f (bound 4/16 = 0.25)\n",
+           accepted);
+    CU_ASSERT(accepted <= 0.25 * 1.01);
+    CU_ASSERT(accepted >= 0.25 * 0.85);
+    sim_destroy(sim);
+}
+
 int test_cascade_register(void)
 {
     static const struct test_case cases[] = {
@@ -360,6 +628,11 @@ int test_cascade_register(void)
          test_oracle},
         {"a path to a group's entry router lands on it", test_entry_router_reached_directly},
         {"config checks: radix, all-to-all, link ends, table size, arrangement", test_checks},
+        {"zero-load ping-pong in a group, hand-computed", test_zero_load_ping_pong},
+        {"every mechanism: paths, ladders, no deadlock at 1.0 (UN, ADV+1, ADVc)",
+         test_paths_and_no_deadlock},
+        {"MIN under ADV+1 bounded by the links of a group pair", test_min_adversarial_bound},
+        {"a turn at the intermediate starts a new ladder segment", test_ladder_segment_start},
     };
     return test_add_suite("cascade", NULL, NULL, cases, sizeof cases / sizeof cases[0]);
 }
