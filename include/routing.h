@@ -139,6 +139,12 @@ static inline void *route_state(struct route_ctx *c)
     c->adaptive = true;
     return c->env->state;
 }
+/* The view of any router now: global knowledge no router has in time (ugal_g's bound). */
+static inline void route_view_of(struct route_ctx *c, int router, struct router_view *out)
+{
+    c->adaptive = true;
+    c->env->view(c->env, router, out);
+}
 /* Phits per input VC behind a port of the router (fixed: no adaptivity). */
 static inline int route_capacity(const struct route_ctx *c, int port)
 {
@@ -212,6 +218,6 @@ int routing_valiant_style_bound(const struct sim_config *cfg, const struct topol
                                 struct bounds_throughput *out);
 
 extern const struct routing_ops routing_min, routing_valiant, routing_oblivious,
-    routing_piggyback, routing_in_transit;
+    routing_piggyback, routing_in_transit, routing_ugal, routing_ugal_g;
 
 #endif

@@ -10,12 +10,21 @@
 #include "traffic.h"
 
 const struct routing_ops *const routing_registry[] = {
-    &routing_min,       &routing_valiant,    &routing_oblivious,
-    &routing_piggyback, &routing_in_transit, NULL,
+    &routing_min,        &routing_valiant, &routing_oblivious, &routing_piggyback,
+    &routing_in_transit, &routing_ugal,    &routing_ugal_g,    NULL,
 };
 
 REGISTRY_DEFINE(routing, struct routing_ops, routing_registry)
-REGISTRY_SETTINGS(routing, routing_registry)
+
+/* A table shared by several mechanisms (ugal's, read by ugal and ugal_g) belongs to the first
+ * that points to it: the schema lists its settings once. */
+const struct setting_table *routing_settings_at(int i)
+{
+    for (int j = 0; j < i; j++)
+        if (routing_registry[j]->settings == routing_registry[i]->settings)
+            return NULL;
+    return routing_registry[i]->settings;
+}
 
 const struct routing_ops *routing_of(const struct sim_config *cfg)
 {

@@ -65,6 +65,22 @@ static int col_of(const struct cascade_shape *s, const struct topology *t, int r
     return (r - t->group_first_router[topology_group_of_router(t, r)]) % s->cols;
 }
 
+/* conf/aries.cfg: 6 groups of 6 x 16 routers, 4 nodes and 5 global links each. */
+static void test_aries_sizes(void)
+{
+    struct sim_config cfg;
+    char err[CONFIG_ERROR_LEN];
+    CU_ASSERT_EQUAL_FATAL(config_load("conf/aries.cfg", NULL, 0, &cfg, err), 0);
+    struct topology t;
+    CU_ASSERT_EQUAL_FATAL(topology_create(&t, &cfg, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(t.groups, 6);
+    CU_ASSERT_EQUAL(t.routers, 576);
+    CU_ASSERT_EQUAL(t.nodes, 2304);
+    CU_ASSERT_EQUAL(t.radix, 4 + 15 + 15 + 5);
+    CU_ASSERT_STRING_EQUAL(t.shape, "p=4 rows=6 cols=16 links=1/3 h=5 groups=6");
+    topology_free(&t);
+}
+
 /* Node ports, then the row ports (row_links per other router of the row, by column), then the
  * column ports (col_links per other router of the column, by row), then h global ports;
  * routers of a group numbered row by row; nodes of a router consecutive. */
@@ -622,6 +638,7 @@ static void test_min_adversarial_bound(void)
 int test_cascade_register(void)
 {
     static const struct test_case cases[] = {
+        {"conf/aries.cfg sizes", test_aries_sizes},
         {"port layout: node, row, column, global ports", test_layout},
         {"links symmetric, row/column parallel links, group pairs joined evenly", test_links},
         {"oracle = BFS over one global link, min_ports = every closer hop, row before column",
