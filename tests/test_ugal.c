@@ -578,6 +578,37 @@ static void test_no_deadlock(void)
         }
 }
 
+static void count_alternative_hops(void *ctx, const struct sim *sim, int router, int in_port,
+                                   uint32_t packet, const struct route_choice *ch)
+{
+    (void)in_port;
+    const struct topology *t = &sim->topo;
+    int dst = topology_router_of_node(t, (int)sim->pool.packets[packet].dst);
+    if (router != dst && ch->out_port != topology_min_port(t, router, dst))
+        (*(long *)ctx)++;
+}
+
+/* On the cascade a packet may take any minimal first hop (another dimension, parallel link or
+ * gateway than min_port's): such a hop is minimal, not counted as misrouted nor as a
+ * nonminimal link. ugal with a prohibitive bias under UN takes many and misroutes none. */
+static void test_minimal_alternatives_not_misrouted(void)
+{
+    struct sim_config cfg;
+    const char *extra[] = {"routing.mechanism=ugal", "routing.ugal_bias=1000000",
+                           "traffic.load=0.5", "sim.warmup_cycles=0", "sim.measure_cycles=3000"};
+    struct sim *sim = net_sim(&cfg, NET_CASCADE_SMALL, extra, 5);
+    long alternatives = 0;
+    sim->on_hop = count_alternative_hops;
+    sim->on_hop_ctx = &alternatives;
+    CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
+    printf("\n    %ld minimal hops off min_port, %lu packets delivered\n", alternatives,
+           (unsigned long)sim->stats.delivered);
+    CU_ASSERT(alternatives > 1000);
+    CU_ASSERT_EQUAL(sim->stats.misrouted_global, 0);
+    CU_ASSERT_EQUAL(sim->stats.wait_sum[WAIT_NONMINIMAL_LINKS], 0);
+    sim_destroy(sim);
+}
+
 /* The source decision is adaptive: re-evaluated while the packet waits (it read occupancies),
  * so a cached decision never outlives its cycle at the source; elsewhere (not progressive)
  * the packet follows its path and the decision is reused. */
@@ -618,6 +649,8 @@ int test_ugal_register(void)
         {"ADV+1 near Valiant, UN near MIN's latency", test_between_min_and_valiant},
         {"no deadlock at 1.0, ladders, final decisions (dragonfly, cascade)", test_no_deadlock},
         {"adaptive at the source only", test_adaptive_only_at_source},
+        {"cascade: minimal alternatives are not misrouted",
+         test_minimal_alternatives_not_misrouted},
     };
     return test_add_suite("ugal", NULL, NULL, cases, sizeof cases / sizeof cases[0]);
 }
