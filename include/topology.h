@@ -174,7 +174,8 @@ static inline int topology_group_nodes(const struct topology *t, int g)
     return (g + 1 < t->groups ? topology_group_first_node(t, g + 1) : t->nodes) -
            topology_group_first_node(t, g);
 }
-/* The router where the minimal path from r enters group g (r itself if it is in g). */
+/* The router where the minimal path from r towards its counterpart in group g (the router at
+ * r's index there) enters g (r itself if it is in g). */
 int topology_entry_router(const struct topology *t, int r, int g);
 /* The first global hop of the minimal path from r to target (in another group): the router
  * that takes it and its port there. */

@@ -78,6 +78,19 @@ static void test_aries_sizes(void)
     CU_ASSERT_EQUAL(t.nodes, 2304);
     CU_ASSERT_EQUAL(t.radix, 4 + 15 + 15 + 5);
     CU_ASSERT_STRING_EQUAL(t.shape, "p=4 rows=6 cols=16 links=1/3 h=5 groups=6");
+    /* h = groups - 1: every router has one link to every other group, landing on the router
+     * at its own index; Valiant's entry routers from a group into another are all 96. */
+    for (int g = 1; g < t.groups; g++) {
+        char seen[96] = {0};
+        int distinct = 0;
+        for (int r = 0; r < 96; r++) {
+            int entry = topology_entry_router(&t, r, g) - t.group_first_router[g];
+            distinct += !seen[entry];
+            seen[entry] = 1;
+            CU_ASSERT(topology_global_port_to_group(&t, r, g) >= 0);
+        }
+        CU_ASSERT_EQUAL(distinct, 96);
+    }
     topology_free(&t);
 }
 
