@@ -339,7 +339,8 @@ static void test_entry_router_reached_directly(void)
     }
 }
 
-/* The kind's check: radix, all-to-all, paired link ends, table size, arrangement. */
+/* The kind's check: radix, all-to-all, paired link ends, table size and build time,
+ * arrangement. */
 static void test_checks(void)
 {
     static const struct {
@@ -359,6 +360,10 @@ static void test_checks(void)
           "topology.p=1", "topology.cascade_groups=1025"},
          "topology.cascade_groups",
          "route tables of (rows*cols)^2 * cascade_groups = 16793600"},
+        {{"topology.rows=16", "topology.cols=32", "topology.col_links=1", "topology.h=10",
+          "topology.p=1", "topology.cascade_groups=2"},
+         "topology.h",
+         "route tables of (rows*cols)^2 * rows*cols*h = 1342177280 steps take too long"},
         {{"topology.arrangement=consecutive"},
          "topology.arrangement",
          "'consecutive' is a dragonfly arrangement"},

@@ -11,9 +11,13 @@
 #include "config.h"
 #include "topology.h"
 
-/* Route tables hold routers_per_group^2 * groups entries of 10 bytes: bounded so that a
- * valid config always builds (16 Mi entries, 160 MiB; Aries' largest system needs 2.2 Mi). */
+/* Route tables hold routers_per_group^2 * groups entries of 10 bytes and take
+ * routers_per_group^2 * (global links of a group) steps to build: bounded so that a valid
+ * config always builds, in well under a second (16 Mi entries, 160 MiB, and 128 Mi steps;
+ * Aries' largest system, 241 groups of 96 routers with 10 global links, needs 2.2 Mi and
+ * 8.8 Mi). */
 #define CASCADE_MAX_TABLE_ENTRIES (1LL << 24)
+#define CASCADE_MAX_TABLE_STEPS (1LL << 27)
 
 struct cascade_params {
     int rows, cols, row_links, col_links, groups;
@@ -93,6 +97,13 @@ static int cascade_check(const struct sim_config *cfg, const void *params,
                  per_group * per_group * groups, CASCADE_MAX_TABLE_ENTRIES);
         return cascade_fail(issue, "topology.cascade_groups", "topology.rows");
     }
+    if (per_group * per_group * links > CASCADE_MAX_TABLE_STEPS) {
+        snprintf(issue->text, sizeof issue->text,
+                 "route tables of (rows*cols)^2 * rows*cols*h = %lld steps take too long to build "
+                 "(expected at most %lld)",
+                 per_group * per_group * links, CASCADE_MAX_TABLE_STEPS);
+        return cascade_fail(issue, "topology.h", "topology.rows");
+    }
     if (cfg->topology.arrangement != ARRANGEMENT_PALMTREE) {
         snprintf(issue->text, sizeof issue->text,
                  "'%s' is a dragonfly arrangement; cascade wires its global links in rounds "
@@ -116,6 +127,7 @@ struct cascade {
      * in g, its global port, router index of the far end in g + o). */
     int *offset_first;
     int *link_gateway, *link_entry;
+    int *gateway_row, *gateway_col; /* of link_gateway */
     uint8_t *link_port;
     /* Per (i, o, j), at (i * groups + o) * per_group + j: from router index i towards router
      * index j of the group o groups further (o = 0: the same group). */
@@ -307,62 +319,86 @@ static void cascade_route_local(struct cascade *c, int i, int j, size_t at)
 }
 
 /* Routes to index j of the group `o` further: the shortest path through one of the links
- * towards that group (local hops to its gateway, the link, local hops from its far end).
- * min_ports: the first hops of every shortest one. min_port: among the shortest paths, one
- * that lands closest to j (so that a path towards a group's entry router lands on it, and
- * Valiant's intermediate is reached without a local hop there), row first. */
-static void cascade_route_global(struct cascade *c, int i, int o, int j, size_t at)
+ * towards that group (local hops to its gateway, the link, local hops from its far end,
+ * landing[] for each link). min_ports: the first hops of every shortest one. min_port: among
+ * the shortest paths, one that lands closest to j (so that a path towards a group's entry
+ * router lands on it, and Valiant's intermediate is reached without a local hop there), row
+ * first. */
+static void cascade_route_global(struct cascade *c, int i, int o, int j, const uint8_t *landing,
+                                 size_t at)
 {
-    int first = c->offset_first[o], last = c->offset_first[o + 1];
+    int first = c->offset_first[o], n = c->offset_first[o + 1] - first;
+    const int *gateway = &c->link_gateway[first];
+    int row = cascade_row(c, i), col = cascade_col(c, i);
     int best = 1 << 20, best_landing = 1 << 20;
-    for (int l = first; l < last; l++) {
-        int landing = cascade_local_distance(c, c->link_entry[l], j);
-        int hops = cascade_local_distance(c, i, c->link_gateway[l]) + 1 + landing;
-        if (hops < best || (hops == best && landing < best_landing)) {
+    for (int l = 0; l < n; l++) {
+        int hops = (c->gateway_row[first + l] != row) + (c->gateway_col[first + l] != col) + 1 +
+                   landing[l];
+        if (hops < best || (hops == best && landing[l] < best_landing)) {
             best = hops;
-            best_landing = landing;
+            best_landing = landing[l];
         }
     }
-    uint64_t all = 0, row = 0, col = 0, global = 0;
-    for (int l = first; l < last; l++) {
-        int gw = c->link_gateway[l], landing = cascade_local_distance(c, c->link_entry[l], j);
-        if (cascade_local_distance(c, i, gw) + 1 + landing != best)
+    uint64_t all = 0, rows = 0, cols = 0, global = 0;
+    for (int l = 0; l < n; l++) {
+        int to_gateway = (c->gateway_row[first + l] != row) + (c->gateway_col[first + l] != col);
+        if (to_gateway + 1 + landing[l] != best)
             continue;
         uint64_t r = 0, k = 0, g = 0;
-        if (gw == i)
-            g = 1ull << c->link_port[l];
+        if (gateway[l] == i)
+            g = 1ull << c->link_port[first + l];
         else
-            cascade_local_first_hops(c, i, gw, &r, &k);
+            cascade_local_first_hops(c, i, gateway[l], &r, &k);
         all |= r | k | g;
-        if (landing == best_landing) {
-            row |= r;
-            col |= k;
+        if (landing[l] == best_landing) {
+            rows |= r;
+            cols |= k;
             global |= g;
         }
     }
     c->distance[at] = (uint8_t)best;
     c->min_ports[at] = all;
-    c->min_port[at] = cascade_pick_port(row, col, global, i + j + o);
+    c->min_port[at] = cascade_pick_port(rows, cols, global, i + j + o);
 }
 
+static size_t cascade_table_index(const struct cascade *c, int i, int o, int j)
+{
+    return ((size_t)i * (size_t)c->groups + (size_t)o) * (size_t)c->per_group + (size_t)j;
+}
+
+/* Every (i, o, j) entry; towards another group, each link's landing distance to j once for
+ * all i. */
 static int cascade_route_tables(struct cascade *c)
 {
     size_t entries = (size_t)c->per_group * (size_t)c->groups * (size_t)c->per_group;
+    int links = c->per_group * c->h;
     c->distance = malloc(entries);
     c->min_port = malloc(entries);
     c->min_ports = malloc(entries * sizeof *c->min_ports);
-    if (!c->distance || !c->min_port || !c->min_ports)
+    c->gateway_row = malloc((size_t)links * sizeof *c->gateway_row);
+    c->gateway_col = malloc((size_t)links * sizeof *c->gateway_col);
+    uint8_t *landing = malloc((size_t)links);
+    if (!c->distance || !c->min_port || !c->min_ports || !c->gateway_row || !c->gateway_col ||
+        !landing) {
+        free(landing);
         return -1;
+    }
+    for (int l = 0; l < links; l++) {
+        c->gateway_row[l] = cascade_row(c, c->link_gateway[l]);
+        c->gateway_col[l] = cascade_col(c, c->link_gateway[l]);
+    }
     for (int i = 0; i < c->per_group; i++)
-        for (int o = 0; o < c->groups; o++)
-            for (int j = 0; j < c->per_group; j++) {
-                size_t at =
-                    ((size_t)i * (size_t)c->groups + (size_t)o) * (size_t)c->per_group + (size_t)j;
-                if (o == 0)
-                    cascade_route_local(c, i, j, at);
-                else
-                    cascade_route_global(c, i, o, j, at);
-            }
+        for (int j = 0; j < c->per_group; j++)
+            cascade_route_local(c, i, j, cascade_table_index(c, i, 0, j));
+    for (int o = 1; o < c->groups; o++)
+        for (int j = 0; j < c->per_group; j++) {
+            for (int l = c->offset_first[o]; l < c->offset_first[o + 1]; l++)
+                landing[l - c->offset_first[o]] =
+                    (uint8_t)cascade_local_distance(c, c->link_entry[l], j);
+            for (int i = 0; i < c->per_group; i++)
+                cascade_route_global(c, i, o, j, landing, cascade_table_index(c, i, o, j));
+        }
+    free(landing);
     return 0;
 }
 
@@ -405,6 +441,8 @@ static void cascade_destroy(struct topology *t)
     free(c->link_gateway);
     free(c->link_entry);
     free(c->link_port);
+    free(c->gateway_row);
+    free(c->gateway_col);
     free(c->distance);
     free(c->min_port);
     free(c->min_ports);
