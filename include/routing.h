@@ -17,7 +17,7 @@
 struct sim_config;
 struct bounds_throughput;
 
-#define LADDER_MAX 8
+#define LADDER_MAX 16
 
 /* A deadlock-avoidance ladder: the sequence of (link class, VC) a packet may climb. The VC of
  * the next hop is the first entry after the current position whose class matches. */
@@ -28,10 +28,25 @@ struct vc_ladder {
     int local_vcs, global_vcs;      /* VCs the ladder uses */
 };
 
+/* Whether the config's topology is the cascade (Aries). Its minimal paths take up to two
+ * local hops per group, dimension-ordered (row, then column: min_port's order), so a ladder
+ * there gives each group's dimension-ordered segment two entries on one VC, "l0 l0"; a
+ * segment that may start with either dimension needs two VCs (README, Routing mechanisms). */
+static inline bool routing_on_cascade(const struct sim_config *cfg)
+{
+    return topology_of(cfg) == &topology_cascade;
+}
+
 /* Index of the first entry at or after `from` with class `cls`, or -1. */
 int ladder_next(const struct vc_ladder *ladder, int from, enum port_class cls);
 /* Builds a ladder from a string like "l0 g0 l1"; returns 0 or -1 if malformed. */
 int ladder_parse(struct vc_ladder *ladder, const char *text);
+/* Where a minimal path that starts at ladder position `position` (a path turning at its
+ * intermediate router) climbs from: when the last hop was local, past the local entries right
+ * after it on the same VC. Consecutive local entries on one VC ("l1 l1": two hops of a
+ * dimension-ordered segment, row then column) belong to one segment; a new segment may start
+ * in either dimension, so it must not share that VC. No-op on ladders without such pairs. */
+int ladder_segment_start(const struct vc_ladder *ladder, int position);
 
 /* One routing decision: the output port and, for links to another router, the VC there and
  * the ladder position after the hop. `flags` and `target`/`misroute_group` are the packet's
@@ -124,6 +139,12 @@ static inline void *route_state(struct route_ctx *c)
     c->adaptive = true;
     return c->env->state;
 }
+/* The view of any router now: global knowledge no router has in time (ugal_g's bound). */
+static inline void route_view_of(struct route_ctx *c, int router, struct router_view *out)
+{
+    c->adaptive = true;
+    c->env->view(c->env, router, out);
+}
 /* Phits per input VC behind a port of the router (fixed: no adaptivity). */
 static inline int route_capacity(const struct route_ctx *c, int port)
 {
@@ -181,7 +202,8 @@ int routing_minimal_choice(struct route_ctx *ctx, const struct packet *pk, int t
                            struct route_choice *out);
 
 /* Towards the packet's intermediate router while it has one (forgotten once reached), then
- * minimally to the destination: the path of VAL, VAL-any, oblivious and piggyback. */
+ * minimally to the destination: the path of VAL, VAL-any, oblivious and piggyback. The path
+ * from the intermediate starts a new segment of the ladder (ladder_segment_start). */
 int routing_via_target(struct route_ctx *ctx, const struct packet *pk,
                        struct route_choice *out);
 
@@ -196,6 +218,6 @@ int routing_valiant_style_bound(const struct sim_config *cfg, const struct topol
                                 struct bounds_throughput *out);
 
 extern const struct routing_ops routing_min, routing_valiant, routing_oblivious,
-    routing_piggyback, routing_in_transit;
+    routing_piggyback, routing_in_transit, routing_ugal, routing_ugal_g;
 
 #endif

@@ -81,7 +81,7 @@ enum topology_arrangement { ARRANGEMENT_PALMTREE, ARRANGEMENT_CONSECUTIVE };
 extern const char *const topology_arrangement_names[]; /* by enum topology_arrangement */
 
 extern const struct topology_ops *const topology_registry[]; /* NULL-terminated */
-extern const struct topology_ops topology_dragonfly;
+extern const struct topology_ops topology_dragonfly, topology_cascade;
 const struct topology_ops *topology_find(const char *name);
 const char *const *topology_names(void);
 int topology_count(void);
@@ -174,7 +174,8 @@ static inline int topology_group_nodes(const struct topology *t, int g)
     return (g + 1 < t->groups ? topology_group_first_node(t, g + 1) : t->nodes) -
            topology_group_first_node(t, g);
 }
-/* The router where the minimal path from r enters group g (r itself if it is in g). */
+/* The router where the minimal path from r towards its counterpart in group g (the router at
+ * r's index there) enters g (r itself if it is in g). */
 int topology_entry_router(const struct topology *t, int r, int g);
 /* The first global hop of the minimal path from r to target (in another group): the router
  * that takes it and its port there. */

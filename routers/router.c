@@ -184,10 +184,12 @@ static void router_commit_hop(const struct allocation *al, struct packet *pk,
     enum port_class cls = (enum port_class)al->layout->port_class[ch->out_port];
     uint8_t flags = ch->flags & (uint8_t)~PACKET_HOP_NONMINIMAL;
     if (cls != PORT_NODE) {
-        int minimal = ch->dst_min_port >= 0
-                          ? ch->dst_min_port
-                          : topology_min_port(t, router, topology_router_of_node(t, (int)pk->dst));
-        if (ch->out_port != minimal) {
+        /* Nonminimal: off every minimal path (the cascade has several, the dragonfly one);
+         * the minimal port the decision found settles most hops without the topology. */
+        int dst_router = topology_router_of_node(t, (int)pk->dst);
+        bool minimal = ch->out_port == ch->dst_min_port ||
+                       ((topology_min_ports(t, router, dst_router) >> ch->out_port) & 1);
+        if (!minimal) {
             flags |= PACKET_HOP_NONMINIMAL;
             if (cls == PORT_GLOBAL)
                 flags |= PACKET_GLOBAL_MISROUTED;

@@ -10,12 +10,21 @@
 #include "traffic.h"
 
 const struct routing_ops *const routing_registry[] = {
-    &routing_min,       &routing_valiant,    &routing_oblivious,
-    &routing_piggyback, &routing_in_transit, NULL,
+    &routing_min,        &routing_valiant, &routing_oblivious, &routing_piggyback,
+    &routing_in_transit, &routing_ugal,    &routing_ugal_g,    NULL,
 };
 
 REGISTRY_DEFINE(routing, struct routing_ops, routing_registry)
-REGISTRY_SETTINGS(routing, routing_registry)
+
+/* A table shared by several mechanisms (ugal's, read by ugal and ugal_g) belongs to the first
+ * that points to it: the schema lists its settings once. */
+const struct setting_table *routing_settings_at(int i)
+{
+    for (int j = 0; j < i; j++)
+        if (routing_registry[j]->settings == routing_registry[i]->settings)
+            return NULL;
+    return routing_registry[i]->settings;
+}
 
 const struct routing_ops *routing_of(const struct sim_config *cfg)
 {
@@ -59,8 +68,20 @@ int ladder_parse(struct vc_ladder *ladder, const char *text)
     return 0;
 }
 
-int routing_minimal_choice(struct route_ctx *ctx, const struct packet *pk, int target,
-                           struct route_choice *out)
+int ladder_segment_start(const struct vc_ladder *ladder, int position)
+{
+    if (position < 1 || position > ladder->length || ladder->port_class[position - 1] != PORT_LOCAL)
+        return position; /* the last hop was global: nothing to continue in this group */
+    int vc = ladder->vc[position - 1];
+    while (position < ladder->length && ladder->port_class[position] == PORT_LOCAL &&
+           ladder->vc[position] == vc)
+        position++;
+    return position;
+}
+
+/* routing_minimal_choice from ladder position `position`. */
+static int routing_minimal_from(struct route_ctx *ctx, const struct packet *pk, int target,
+                                int position, struct route_choice *out)
 {
     const struct topology *t = ctx->env->topo;
     const struct vc_ladder *ladder = ctx->env->ladder;
@@ -69,7 +90,7 @@ int routing_minimal_choice(struct route_ctx *ctx, const struct packet *pk, int t
     out->flags = pk->flags;
     out->target = pk->target;
     out->misroute_group = pk->misroute_group;
-    out->ladder_pos = pk->ladder_pos;
+    out->ladder_pos = (uint8_t)position;
     out->vc = 0;
     if (target < 0)
         target = dst_router;
@@ -80,8 +101,7 @@ int routing_minimal_choice(struct route_ctx *ctx, const struct packet *pk, int t
     int port = topology_min_port(t, router, target);
     if (target == dst_router)
         ctx->dst_min_port = port;
-    int entry =
-        ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->view.kind->port_class[port]);
+    int entry = ladder_next(ladder, position, (enum port_class)ctx->view.kind->port_class[port]);
     if (entry < 0)
         return -1; /* off the ladder: the caller reports it as a broken invariant */
     out->out_port = port;
@@ -90,11 +110,18 @@ int routing_minimal_choice(struct route_ctx *ctx, const struct packet *pk, int t
     return 0;
 }
 
+int routing_minimal_choice(struct route_ctx *ctx, const struct packet *pk, int target,
+                           struct route_choice *out)
+{
+    return routing_minimal_from(ctx, pk, target, pk->ladder_pos, out);
+}
+
 int routing_via_target(struct route_ctx *ctx, const struct packet *pk,
                        struct route_choice *out)
 {
-    int target = pk->target == ctx->view.router ? -1 : pk->target;
-    if (routing_minimal_choice(ctx, pk, target, out))
+    int turning = pk->target == ctx->view.router, target = turning ? -1 : pk->target;
+    int position = turning ? ladder_segment_start(ctx->env->ladder, pk->ladder_pos) : pk->ladder_pos;
+    if (routing_minimal_from(ctx, pk, target, position, out))
         return -1;
     if (target < 0) {
         out->target = -1;

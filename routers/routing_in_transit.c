@@ -26,10 +26,13 @@ static const struct setting in_transit_rows[] = {
 static const struct setting_table in_transit_settings = {
     "routing", "in_transit", in_transit_rows, 4, sizeof(struct in_transit_params), NULL};
 
+/* On the cascade a group may see a minimal hop, a local misroute and two more minimal hops
+ * (the misroute restarts the path): three climbing entries per group after the first, and a
+ * misroute reuses the entry before it as on the dragonfly. */
 static void in_transit_ladder(const struct sim_config *cfg, struct vc_ladder *out)
 {
-    (void)cfg;
-    ladder_parse(out, "l0 g0 l1 g1 l2");
+    ladder_parse(out, routing_on_cascade(cfg) ? "l0 l1 g0 l2 l3 l4 g1 l5 l6 l7"
+                                              : "l0 g0 l1 g1 l2");
 }
 
 /* Phits in use behind global port `port`, all VCs. */

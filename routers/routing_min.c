@@ -6,8 +6,7 @@
 
 static void min_ladder(const struct sim_config *cfg, struct vc_ladder *out)
 {
-    (void)cfg;
-    ladder_parse(out, "l0 g0 l1");
+    ladder_parse(out, routing_on_cascade(cfg) ? "l0 l0 g0 l1 l1" : "l0 g0 l1");
 }
 
 static int min_route(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out)

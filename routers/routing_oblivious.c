@@ -5,8 +5,8 @@
 
 static void oblivious_ladder(const struct sim_config *cfg, struct vc_ladder *out)
 {
-    (void)cfg;
-    ladder_parse(out, "l0 g0 l1 l2 g1 l3");
+    ladder_parse(out, routing_on_cascade(cfg) ? "l0 l0 g0 l1 l1 l2 l2 g1 l3 l3"
+                                              : "l0 g0 l1 l2 g1 l3");
 }
 
 static void oblivious_on_generate(struct routing_env *env, struct packet *pk)

@@ -27,9 +27,15 @@ static int valiant_any_router(const struct sim_config *cfg)
     return vp->target == VALIANT_ROUTER;
 }
 
+/* On the cascade a path towards the entry router lands on it (VAL: one segment per group);
+ * VAL-any's intermediate group has two segments, to the router and from it. */
 static void valiant_ladder(const struct sim_config *cfg, struct vc_ladder *out)
 {
-    ladder_parse(out, valiant_any_router(cfg) ? "l0 g0 l1 l2 g1 l3" : "l0 g0 l1 g1 l2");
+    if (routing_on_cascade(cfg))
+        ladder_parse(out, valiant_any_router(cfg) ? "l0 l0 g0 l1 l1 l2 l2 g1 l3 l3"
+                                                  : "l0 l0 g0 l1 l1 g1 l2 l2");
+    else
+        ladder_parse(out, valiant_any_router(cfg) ? "l0 g0 l1 l2 g1 l3" : "l0 g0 l1 g1 l2");
 }
 
 static void valiant_on_generate(struct routing_env *env, struct packet *pk)

@@ -12,6 +12,8 @@ static const struct {
     suite_register_fn reg;
 } suites[] = {
     {"topology", test_topology_register},
+    {"cascade", test_cascade_register},
+    {"ugal", test_ugal_register},
     {"routing_min", test_routing_min_register},
     {"routing", test_routing_register},
     {"arbiter", test_arbiter_register},

@@ -13,6 +13,7 @@
 
 const struct topology_ops *const topology_registry[] = {
     &topology_dragonfly,
+    &topology_cascade,
     NULL,
 };
 
@@ -154,8 +155,12 @@ void topology_min_global_hop(const struct topology *t, int r, int target, int *r
 
 int topology_entry_router(const struct topology *t, int r, int g)
 {
-    /* Follow the minimal path towards the group's first router until it enters the group. */
-    int target = t->group_first_router[g];
+    /* Follow the minimal path towards r's counterpart in g (the router at r's index) until it
+     * enters the group. With one link per pair of groups (the dragonfly) any router of g gives
+     * the same entry; where several links join two groups (the cascade), aiming at one router
+     * for every source would funnel them all through the link that lands on it. */
+    int index = r - t->group_first_router[t->router_group[r]];
+    int target = t->group_first_router[g] + index % topology_group_routers(t, g);
     while (topology_group_of_router(t, r) != g) {
         int port = topology_min_port(t, r, target);
         r = topology_neighbour(t, r, port);

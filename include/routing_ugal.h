@@ -1,0 +1,79 @@
+/* routing_ugal: UGAL as on Aries (ugal) and with global knowledge (ugal_g): at the source
+ * router a few minimal and nonminimal candidate paths are drawn at random and the least
+ * costly wins, the nonminimal ones paying a bias. Exposed for the tests: the rule a config
+ * gives (presets resolved), the candidate draw and the choice. */
+#ifndef DFSIM_ROUTING_UGAL_H
+#define DFSIM_ROUTING_UGAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "routing.h"
+
+#define UGAL_MAX_CANDIDATES 4 /* of each kind */
+
+enum ugal_weight { UGAL_OCCUPANCY, UGAL_OCCUPANCY_X_HOPS };
+enum ugal_bias_mode { UGAL_BIAS_CONSTANT, UGAL_BIAS_INCREASING };
+enum ugal_preset {
+    UGAL_PRESET_NONE,
+    UGAL_ADAPTIVE_0,
+    UGAL_ADAPTIVE_1,
+    UGAL_ADAPTIVE_2,
+    UGAL_ADAPTIVE_3
+};
+
+/* The presets' biases, phits (README: Routing mechanisms; chosen on conf/aries.cfg): low =
+ * one local buffer (adaptive_2), high = half a global buffer (adaptive_3), and the base of
+ * adaptive_1's increasing bias (64, 128, 192 after 0, 1, 2 hops). */
+#define UGAL_BIAS_LOW 32
+#define UGAL_BIAS_HIGH 128
+#define UGAL_BIAS_INCREASING_BASE 64
+
+/* What decides, once the preset is applied. */
+struct ugal_rule {
+    int min_candidates, nonmin_candidates;
+    int64_t bias;     /* phits added to a nonminimal candidate's cost */
+    int mode;         /* enum ugal_bias_mode: increasing multiplies bias by 1 + hops taken */
+    int weight;       /* enum ugal_weight */
+    bool progressive; /* re-decided at each router of the source group while minimal */
+};
+
+/* The rule of the routing settings `params` (struct of ugal's table: env->params). */
+void ugal_rule_of(const void *params, struct ugal_rule *out);
+
+/* One candidate path from the deciding router: its first hop (port, VC and ladder position
+ * after it), its intermediate router (-1: minimal) and its hop count from here. */
+struct ugal_candidate {
+    int32_t target;
+    uint8_t port, vc, ladder_pos, hops;
+};
+
+/* The candidates of one packet at one router: minimal ones first. */
+struct ugal_plan {
+    uint32_t packet_id;
+    uint8_t valid, n_min, n_nonmin;
+    struct ugal_candidate c[2 * UGAL_MAX_CANDIDATES];
+};
+
+/* Draws the candidates of the packet at ctx's router (not its destination router), with the
+ * routing stream: each minimal one a first hop uniform over topology_min_ports towards the
+ * destination; each nonminimal one a router uniform over the groups other than this router's
+ * and the destination's (none when the destination is in this group). Returns 0, or -1 when
+ * a first hop has no entry left on the ladder. */
+int ugal_draw(struct route_ctx *ctx, const struct packet *pk, const struct ugal_rule *rule,
+              struct ugal_plan *plan);
+
+/* A candidate along `port` towards `target` (-1: minimal) from ctx's router; 0 or -1 (off
+ * the ladder). */
+int ugal_candidate_make(const struct route_ctx *ctx, const struct packet *pk, int port, int target,
+                        struct ugal_candidate *out);
+
+/* The index in plan->c of the candidate taken: the least costly minimal one (the first on
+ * ties) unless the least costly nonminimal one plus the bias costs strictly less. Cost: the
+ * occupancy (phits in use, as credits count them) of the first hop's next VC, times the hops
+ * with UGAL_OCCUPANCY_X_HOPS; with global knowledge the occupancies of every hop's output
+ * along the whole path, read from each router on it. */
+int ugal_choose(struct route_ctx *ctx, const struct packet *pk, const struct ugal_rule *rule,
+                bool global_knowledge, const struct ugal_plan *plan);
+
+#endif
