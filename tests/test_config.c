@@ -367,7 +367,7 @@ static const struct bad_file bad_files[] = {
      "{F}:1: router.arbiter: unknown value 'fifo' (expected one of: round_robin"},
     {"topology = { arrangement = \"random\"; };\n",
      "{F}:1: topology.arrangement: unknown value 'random' (expected one of: palmtree, "
-     "consecutive)"},
+     "consecutive, linear)"},
     {"routing = { global_policy = \"xyz\"; };\n",
      "{F}:1: routing.global_policy: unknown value 'xyz' (expected one of: crg, rrg, nrg, mm)"},
     {"vcs = { local = 1; };\n",

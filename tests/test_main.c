@@ -12,6 +12,7 @@ static const struct {
     suite_register_fn reg;
 } suites[] = {
     {"topology", test_topology_register},
+    {"dragonfly_plus", test_dragonfly_plus_register},
     {"routing_min", test_routing_min_register},
     {"routing", test_routing_register},
     {"arbiter", test_arbiter_register},

@@ -7,6 +7,7 @@
 #include "config.h"
 
 int test_topology_register(void);
+int test_dragonfly_plus_register(void);
 int test_routing_min_register(void);
 int test_routing_register(void);
 int test_arbiter_register(void);
