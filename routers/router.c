@@ -183,10 +183,11 @@ static void router_commit_hop(const struct allocation *al, struct packet *pk,
     enum port_class cls = (enum port_class)al->layout->port_class[ch->out_port];
     uint8_t flags = ch->flags & (uint8_t)~PACKET_HOP_NONMINIMAL;
     if (cls != PORT_NODE) {
-        int minimal = ch->dst_min_port >= 0
-                          ? ch->dst_min_port
-                          : topology_min_port(t, router, topology_router_of_node(t, (int)pk->dst));
-        if (ch->out_port != minimal) {
+        /* Minimal: the minimal port the decision found, or one of the first hops of a
+         * minimal path (several on a Dragonfly+: the oracle's own choice is one of them). */
+        int dst = topology_router_of_node(t, (int)pk->dst);
+        int minimal = ch->dst_min_port >= 0 ? ch->dst_min_port : topology_min_port(t, router, dst);
+        if (ch->out_port != minimal && !((topology_min_ports(t, router, dst) >> ch->out_port) & 1)) {
             flags |= PACKET_HOP_NONMINIMAL;
             if (cls == PORT_GLOBAL)
                 flags |= PACKET_GLOBAL_MISROUTED;
