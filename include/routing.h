@@ -197,6 +197,6 @@ int routing_valiant_style_bound(const struct sim_config *cfg, const struct topol
                                 struct bounds_throughput *out);
 
 extern const struct routing_ops routing_min, routing_valiant, routing_oblivious,
-    routing_piggyback, routing_in_transit;
+    routing_piggyback, routing_in_transit, routing_fpar;
 
 #endif

@@ -10,8 +10,13 @@
 #include "traffic.h"
 
 const struct routing_ops *const routing_registry[] = {
-    &routing_min,       &routing_valiant,    &routing_oblivious,
-    &routing_piggyback, &routing_in_transit, NULL,
+    &routing_min,
+    &routing_valiant,
+    &routing_oblivious,
+    &routing_piggyback,
+    &routing_in_transit,
+    &routing_fpar,
+    NULL,
 };
 
 REGISTRY_DEFINE(routing, struct routing_ops, routing_registry)

@@ -670,7 +670,7 @@ static void test_cross_checks_locate_settings(void)
     config_set_defaults(&c);
     test_set_int(&c, "routing.mechanism", 99);
     test_expect_error("validate name", config_validate(&c, err), err,
-                      "routing.mechanism: value 99 is not one of the 5 names (expected one of: "
+                      "routing.mechanism: value 99 is not one of the 6 names (expected one of: "
                       "min, valiant");
 }
 

@@ -401,7 +401,7 @@ static void test_config_errors(void)
     const char *routing[] = {DFP_SMALL, "routing.mechanism=in_transit"};
     expect_error(routing, 7,
                  "routing.mechanism: routing 'in_transit' is not defined on dragonfly_plus "
-                 "(expected min or valiant)");
+                 "(expected min, valiant or fpar)");
     const char *sparse[] = {DFP_SMALL, "topology.h=2", "routing.mechanism=valiant"};
     expect_error(sparse, 8,
                  "valiant needs every spine of a dragonfly_plus linked to every other "

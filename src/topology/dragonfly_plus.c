@@ -148,10 +148,10 @@ static int dragonfly_plus_check_traffic(const struct sim_config *cfg,
                                         struct setting_issue *issue)
 {
     const struct routing_ops *routing = routing_of(cfg);
-    if (routing != &routing_min && routing != &routing_valiant)
+    if (routing != &routing_min && routing != &routing_valiant && routing != &routing_fpar)
         return dragonfly_plus_issue(issue, "routing.mechanism", "topology.kind",
                                     "routing '%s' is not defined on dragonfly_plus (expected "
-                                    "min or valiant)",
+                                    "min, valiant or fpar)",
                                     routing->name);
     /* Valiant's paths fit its ladders only if the spines of the intermediate group have a
      * link onwards: VAL's l g, then l l g l from a spine without one, needs 3 local VCs after
@@ -160,8 +160,8 @@ static int dragonfly_plus_check_traffic(const struct sim_config *cfg,
         return dragonfly_plus_issue(issue, "routing.mechanism", "topology.h",
                                     "valiant needs every spine of a dragonfly_plus linked to "
                                     "every other group, which the palmtree gives only when h >= "
-                                    "groups - 1 (got h = %d, groups - 1 = %d; expected min, a "
-                                    "larger h, or linear)",
+                                    "groups - 1 (got h = %d, groups - 1 = %d; expected min or "
+                                    "fpar, a larger h, or linear)",
                                     cfg->topology.h, dp->groups - 1);
     if (pattern_of(cfg) == &pattern_adversarial_consecutive)
         return dragonfly_plus_issue(issue, "traffic.pattern", "topology.kind",
