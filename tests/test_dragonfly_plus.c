@@ -419,6 +419,31 @@ static void test_config_errors(void)
     CU_ASSERT_EQUAL(config_load(NULL, big, 9, &c, err), 0);
 }
 
+/* The shipped configs load and have the study's (and the small twin's) sizes. */
+static void test_shipped_configs(void)
+{
+    static const struct {
+        const char *path;
+        int groups, routers, nodes, radix;
+    } files[] = {{"conf/dragonfly_plus_3456.cfg", 9, 432, 3456, 40},
+                 {"conf/dragonfly_plus_small.cfg", 5, 60, 120, 10}};
+    for (int i = 0; i < 2; i++) {
+        struct sim_config c;
+        char err[CONFIG_ERROR_LEN];
+        CU_ASSERT_EQUAL_FATAL(config_load(files[i].path, NULL, 0, &c, err), 0);
+        struct topology t;
+        CU_ASSERT_EQUAL_FATAL(topology_create(&t, &c, err, (int)sizeof err), 0);
+        CU_ASSERT_EQUAL(t.groups, files[i].groups);
+        CU_ASSERT_EQUAL(t.routers, files[i].routers);
+        CU_ASSERT_EQUAL(t.nodes, files[i].nodes);
+        CU_ASSERT_EQUAL(t.radix, files[i].radix);
+        CU_ASSERT_STRING_EQUAL(routing_of(&c)->name, "fpar");
+        CU_ASSERT_EQUAL(c.vcs.local, 2);
+        CU_ASSERT_EQUAL(c.vcs.global, 2);
+        topology_free(&t);
+    }
+}
+
 int test_dragonfly_plus_register(void)
 {
     static const struct test_case cases[] = {
@@ -430,6 +455,7 @@ int test_dragonfly_plus_register(void)
         {"oracle = BFS on the study's system", test_oracle_study},
         {"entry router and first global hop", test_path_queries},
         {"config errors: spread, arrangements, radix, routing, pattern", test_config_errors},
+        {"shipped configs", test_shipped_configs},
     };
     return test_add_suite("dragonfly_plus", NULL, NULL, cases, sizeof cases / sizeof cases[0]);
 }
