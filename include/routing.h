@@ -60,8 +60,9 @@ struct route_choice {
      * random number or mechanism state, so it stands for as long as the packet is the head
      * of its buffer. */
     uint8_t reusable;
-    /* Set by the router: the minimal port towards the packet's destination from this router
-     * when the decision found it (routing_minimal_choice), else -1 (it asks the topology). */
+    /* Set by the router: a minimal port towards the packet's destination from this router
+     * when the decision found one (routing_minimal_choice, or a mechanism choosing among
+     * several minimal ports), else -1 (it asks the topology). */
     int8_t dst_min_port;
     int32_t target;
     int32_t misroute_group;
@@ -106,7 +107,7 @@ struct route_ctx {
     struct router_view view;
     int in_port;
     bool adaptive;
-    int dst_min_port; /* see route_choice; routing_minimal_choice records it */
+    int dst_min_port; /* see route_choice; routing_minimal_choice (or MIN, FPAR) records it */
 };
 
 /* Phits in use of VC vc behind output port (the downstream buffer plus what this router's
@@ -218,6 +219,6 @@ int routing_valiant_style_bound(const struct sim_config *cfg, const struct topol
                                 struct bounds_throughput *out);
 
 extern const struct routing_ops routing_min, routing_valiant, routing_oblivious,
-    routing_piggyback, routing_in_transit, routing_ugal, routing_ugal_g;
+    routing_piggyback, routing_in_transit, routing_ugal, routing_ugal_g, routing_fpar;
 
 #endif

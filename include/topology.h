@@ -77,11 +77,11 @@ struct topology {
 };
 
 /* Values of topology.arrangement (each kind says which it supports). */
-enum topology_arrangement { ARRANGEMENT_PALMTREE, ARRANGEMENT_CONSECUTIVE };
+enum topology_arrangement { ARRANGEMENT_PALMTREE, ARRANGEMENT_CONSECUTIVE, ARRANGEMENT_LINEAR };
 extern const char *const topology_arrangement_names[]; /* by enum topology_arrangement */
 
 extern const struct topology_ops *const topology_registry[]; /* NULL-terminated */
-extern const struct topology_ops topology_dragonfly, topology_cascade;
+extern const struct topology_ops topology_dragonfly, topology_cascade, topology_dragonfly_plus;
 const struct topology_ops *topology_find(const char *name);
 const char *const *topology_names(void);
 int topology_count(void);
@@ -149,6 +149,13 @@ static inline int topology_min_port(const struct topology *t, int r, int target)
 static inline uint64_t topology_min_ports(const struct topology *t, int r, int target)
 {
     return r == target ? 0 : t->ops->min_ports(t, r, target);
+}
+/* The k-th port (from 0, in increasing order) of a port set with more than k ports. */
+static inline int topology_port_at(uint64_t ports, int k)
+{
+    for (; k > 0; k--)
+        ports &= ports - 1;
+    return __builtin_ctzll(ports);
 }
 /* Number of inter-router hops (local, global) of the minimal path from r to target. */
 static inline void topology_min_hops(const struct topology *t, int r, int target, int *local,

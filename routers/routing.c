@@ -11,7 +11,8 @@
 
 const struct routing_ops *const routing_registry[] = {
     &routing_min,        &routing_valiant, &routing_oblivious, &routing_piggyback,
-    &routing_in_transit, &routing_ugal,    &routing_ugal_g,    NULL,
+    &routing_in_transit, &routing_ugal,    &routing_ugal_g,    &routing_fpar,
+    NULL,
 };
 
 REGISTRY_DEFINE(routing, struct routing_ops, routing_registry)

@@ -1,4 +1,6 @@
-/* routing_min: minimal routing (l-g-l) on the ladder l0 g0 l1. */
+/* routing_min: minimal routing (l-g-l) on the ladder l0 g0 l1. Where several first hops are
+ * minimal (a Dragonfly+ leaf has one to every spine with a link to the destination group), a
+ * hash of the packet and the router picks one. */
 #include "routing.h"
 
 #include "config.h"
@@ -9,9 +11,43 @@ static void min_ladder(const struct sim_config *cfg, struct vc_ladder *out)
     ladder_parse(out, routing_on_cascade(cfg) ? "l0 l0 g0 l1 l1" : "l0 g0 l1");
 }
 
+/* Which of n equally short ports a packet takes at a router: splitmix64's finalizer over the
+ * pair, scaled to [0, n). As uniform as a random draw, but a function of the packet, so the
+ * decision reads no state and stands while the packet waits (MIN stays pure). */
+static int min_spread_index(uint32_t packet_id, int router, int n)
+{
+    uint64_t x = ((uint64_t)packet_id << 32 | (uint32_t)router) + 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return (int)(((x >> 32) * (uint64_t)n) >> 32);
+}
+
+/* One oracle query per decision: the minimal ports; with several, the packet's own. */
 static int min_route(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out)
 {
-    return routing_minimal_choice(ctx, pk, -1, out);
+    const struct topology *t = ctx->env->topo;
+    const struct vc_ladder *ladder = ctx->env->ladder;
+    int router = ctx->view.router, dst = topology_router_of_node(t, (int)pk->dst);
+    if (router == dst)
+        return routing_minimal_choice(ctx, pk, -1, out); /* to the node */
+    uint64_t ports = topology_min_ports(t, router, dst);
+    int port = __builtin_ctzll(ports);
+    if (ports & (ports - 1))
+        port =
+            topology_port_at(ports, min_spread_index(pk->id, router, __builtin_popcountll(ports)));
+    int entry =
+        ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->view.kind->port_class[port]);
+    if (entry < 0)
+        return -1; /* off the ladder: the caller reports it as a broken invariant */
+    ctx->dst_min_port = port; /* minimal: the router need not ask the topology again */
+    out->out_port = port;
+    out->vc = ladder->vc[entry];
+    out->ladder_pos = (uint8_t)(entry + 1);
+    out->flags = pk->flags;
+    out->target = pk->target;
+    out->misroute_group = pk->misroute_group;
+    return 0;
 }
 
 /* Minimal routing is bounded by what the pattern asks of the minimal paths. */

@@ -38,6 +38,25 @@ static void valiant_ladder(const struct sim_config *cfg, struct vc_ladder *out)
         ladder_parse(out, valiant_any_router(cfg) ? "l0 g0 l1 l2 g1 l3" : "l0 g0 l1 g1 l2");
 }
 
+/* The router where the packet enters group g, VAL's intermediate. Where several minimal
+ * paths lead into g (a Dragonfly+ leaf reaches a group through several spines, landing on
+ * different spines), the path towards a random router of g picks one, so that the entries
+ * spread; where the first hop is unique (the canonical dragonfly: one link per group pair),
+ * so is the entry, and no random number is drawn. */
+static int valiant_entry_router(const struct routing_env *env, int src_router, int g)
+{
+    const struct topology *t = env->topo;
+    uint64_t first_hops = topology_min_ports(t, src_router, t->group_first_router[g]);
+    if (!(first_hops & (first_hops - 1)))
+        return topology_entry_router(t, src_router, g);
+    int towards =
+        t->group_first_router[g] + (int)rng_below(env->rng, (uint32_t)topology_group_routers(t, g));
+    int r = src_router;
+    while (topology_group_of_router(t, r) != g)
+        r = topology_neighbour(t, r, topology_min_port(t, r, towards));
+    return r;
+}
+
 static void valiant_on_generate(struct routing_env *env, struct packet *pk)
 {
     const struct topology *t = env->topo;
@@ -55,7 +74,7 @@ static void valiant_on_generate(struct routing_env *env, struct packet *pk)
         pk->target = t->group_first_router[g] +
                      (int)rng_below(env->rng, (uint32_t)topology_group_routers(t, g));
     else
-        pk->target = topology_entry_router(t, src_router, g);
+        pk->target = valiant_entry_router(env, src_router, g);
     pk->flags |= PACKET_NONMINIMAL;
 }
 

@@ -367,7 +367,7 @@ static const struct bad_file bad_files[] = {
      "{F}:1: router.arbiter: unknown value 'fifo' (expected one of: round_robin"},
     {"topology = { arrangement = \"random\"; };\n",
      "{F}:1: topology.arrangement: unknown value 'random' (expected one of: palmtree, "
-     "consecutive)"},
+     "consecutive, linear)"},
     {"routing = { global_policy = \"xyz\"; };\n",
      "{F}:1: routing.global_policy: unknown value 'xyz' (expected one of: crg, rrg, nrg, mm)"},
     {"vcs = { local = 1; };\n",
@@ -902,7 +902,7 @@ static void test_cross_checks_locate_settings(void)
     config_set_defaults(&c);
     test_set_int(&c, "routing.mechanism", 99);
     test_expect_error("validate name", config_validate(&c, err), err,
-                      "routing.mechanism: value 99 is not one of the 7 names (expected one of: "
+                      "routing.mechanism: value 99 is not one of the 8 names (expected one of: "
                       "min, valiant");
 }
 

@@ -16,6 +16,16 @@ static int dragonfly_check(const struct sim_config *cfg, const void *params,
                            struct setting_issue *issue)
 {
     const struct dragonfly_params *dp = params;
+    if (topology_of(cfg) != &topology_dragonfly)
+        return 0; /* another kind: a is not read */
+    if (cfg->topology.arrangement == ARRANGEMENT_LINEAR) {
+        issue->key = "topology.arrangement";
+        issue->alt = "topology.kind";
+        snprintf(issue->text, sizeof issue->text,
+                 "\"linear\" is an arrangement of dragonfly_plus, not of dragonfly (expected "
+                 "palmtree or consecutive)");
+        return -1;
+    }
     /* In 64 bits: each term may be as large as INT_MAX. */
     long long radix = (long long)cfg->topology.p + dp->a - 1 + cfg->topology.h;
     if (radix <= TOPOLOGY_MAX_RADIX)

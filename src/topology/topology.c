@@ -14,13 +14,14 @@
 const struct topology_ops *const topology_registry[] = {
     &topology_dragonfly,
     &topology_cascade,
+    &topology_dragonfly_plus,
     NULL,
 };
 
 REGISTRY_DEFINE(topology, struct topology_ops, topology_registry)
 REGISTRY_SETTINGS(topology, topology_registry)
 
-const char *const topology_arrangement_names[] = {"palmtree", "consecutive", NULL};
+const char *const topology_arrangement_names[] = {"palmtree", "consecutive", "linear", NULL};
 
 static const struct setting topology_rows[] = {
     SETTING_PLUGIN_ROW(struct config_topology, "kind", kind, "dragonfly", topology_names,

@@ -1,0 +1,266 @@
+/* routing_fpar: fully progressive adaptive routing (FPAR) on a Dragonfly+, as in the
+ * interference study (STUDIES.md section 2). At every router the packet's legal next ports are
+ * scored: occupancy of the port's next VC over its capacity. A random port of the shortest
+ * remaining path whose score is at most T = routing.fpar_threshold % is taken; else, rank by
+ * rank, a random port of a longer path (through an intermediate spine, then through an
+ * intermediate leaf) at most T; else the port of the shortest path with the smallest score.
+ *
+ * Legal ports of a packet from group s to group d (a leaf has no global ports, a spine no
+ * nodes):
+ * - at its source leaf: every spine (those with a link to d give the shortest paths);
+ * - at a spine of s: every global link (to d: minimal; to a group whose far spine has a link
+ *   to d: through an intermediate spine; else through an intermediate leaf);
+ * - at a spine of an intermediate group, still on VL0: its links to d, or down to any leaf
+ *   (through an intermediate leaf);
+ * - everywhere else (the destination group, an intermediate leaf, anywhere on VL1): the
+ *   minimal ports only.
+ * The rank of a port is 1 + the minimal hops from its far router to the destination.
+ *
+ * Two virtual lanes: VL0 for the minimal path and for a nonminimal one up to its intermediate
+ * spine or leaf, VL1 from there on. As a ladder: l0 g0 l0 l1 g1 l1 (2 local, 2 global VCs).
+ * Inside a group every local link joins a leaf and a spine, so up (leaf->spine) and down
+ * (spine->leaf) hops use disjoint channels, and the two l0 entries never follow each other
+ * (after a down hop the next local hop is l1). Every path therefore climbs the channel order
+ * up0 < g0 < down0 < up1 < g1 < down1 strictly: the buffers cannot wait on each other in a
+ * cycle, and ejection always drains, so FPAR is deadlock-free with exactly these VCs.
+ *
+ * On a topology without leaves and spines (the canonical dragonfly) only minimal ports are
+ * legal: there FPAR is minimal routing, on MIN's ladder. */
+#include <stdbool.h>
+
+#include "bounds.h"
+#include "config.h"
+#include "routing.h"
+#include "traffic.h"
+
+struct fpar_params {
+    int threshold; /* percent */
+};
+
+static const struct setting fpar_rows[] = {
+    SETTING_INT_ROW(struct fpar_params, "fpar_threshold", threshold, 50, 0, 100,
+                    "T: a port is uncongested if its next VC is at most this % occupied"),
+};
+
+static const struct setting_table fpar_settings = {
+    "routing", "fpar", fpar_rows, 1, sizeof(struct fpar_params), NULL};
+
+/* Ladder positions 0..2 (nothing taken, up0, up0 g0): the packet is on VL0 and has not yet
+ * turned at an intermediate router; only then may it leave the minimal path. */
+#define FPAR_LAST_VL0_POSITION 2
+
+static bool fpar_two_level(const struct sim_config *cfg)
+{
+    return topology_of(cfg) == &topology_dragonfly_plus;
+}
+
+static void fpar_ladder(const struct sim_config *cfg, struct vc_ladder *out)
+{
+    if (fpar_two_level(cfg))
+        ladder_parse(out, "l0 g0 l0 l1 g1 l1");
+    else
+        routing_min.ladder(cfg, out);
+}
+
+static uint64_t fpar_class_ports(const struct router_kind *k, enum port_class cls)
+{
+    uint64_t bits = k->count[cls] >= 64 ? ~0ull : (1ull << k->count[cls]) - 1;
+    return bits << k->first[cls];
+}
+
+/* The ports FPAR may take from this router towards router dst, whose minimal first hops are
+ * `minimal` (see the file comment). */
+static uint64_t fpar_legal_ports(const struct route_ctx *ctx, const struct packet *pk, int dst,
+                                 uint64_t minimal)
+{
+    const struct topology *t = ctx->env->topo;
+    const struct router_kind *k = ctx->view.kind;
+    int router = ctx->view.router, group = topology_group_of_router(t, router);
+    if (pk->ladder_pos > FPAR_LAST_VL0_POSITION || group == topology_group_of_router(t, dst))
+        return minimal;
+    bool leaf = k->count[PORT_GLOBAL] == 0, spine = k->count[PORT_NODE] == 0;
+    bool source = group == topology_group_of_node(t, (int)pk->src);
+    if (source && leaf)
+        return fpar_class_ports(k, PORT_LOCAL);
+    if (source && spine)
+        return fpar_class_ports(k, PORT_GLOBAL);
+    if (spine) /* intermediate spine on VL0: onwards to d, or down to an intermediate leaf */
+        return (minimal & fpar_class_ports(k, PORT_GLOBAL)) | fpar_class_ports(k, PORT_LOCAL);
+    return minimal;
+}
+
+struct fpar_candidate {
+    int port, vc, entry; /* entry: the ladder entry of the hop */
+    int rank;            /* hops left to the destination router after this one, plus one */
+    int64_t occupancy, capacity;
+};
+
+/* The legal ports with their ladder entry, rank and score; returns how many. */
+static int fpar_candidates(struct route_ctx *ctx, const struct packet *pk, int dst,
+                           uint64_t minimal, struct fpar_candidate *c)
+{
+    const struct topology *t = ctx->env->topo;
+    const struct vc_ladder *ladder = ctx->env->ladder;
+    int router = ctx->view.router, n = 0;
+    for (uint64_t m = fpar_legal_ports(ctx, pk, dst, minimal); m; m &= m - 1) {
+        int port = __builtin_ctzll(m);
+        int entry =
+            ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->view.kind->port_class[port]);
+        if (entry < 0)
+            continue;
+        int local, global, vc = ladder->vc[entry];
+        topology_min_hops(t, topology_neighbour(t, router, port), dst, &local, &global);
+        c[n++] = (struct fpar_candidate){port,
+                                         vc,
+                                         entry,
+                                         1 + local + global,
+                                         route_occupancy(ctx, port, vc),
+                                         route_capacity(ctx, port)};
+    }
+    return n;
+}
+
+static bool fpar_uncongested(const struct fpar_candidate *c, int threshold)
+{
+    return 100 * c->occupancy <= (int64_t)threshold * c->capacity;
+}
+
+/* The smallest rank above `rank` among the candidates, or -1. */
+static int fpar_next_rank(const struct fpar_candidate *c, int n, int rank)
+{
+    int next = -1;
+    for (int i = 0; i < n; i++)
+        if (c[i].rank > rank && (next < 0 || c[i].rank < next))
+            next = c[i].rank;
+    return next;
+}
+
+static int fpar_random(struct route_ctx *ctx, const int *chosen, int k)
+{
+    return k == 1 ? chosen[0] : chosen[rng_below(route_rng(ctx), (uint32_t)k)];
+}
+
+/* The candidate to take (index into c, n > 0). */
+static int fpar_choose(struct route_ctx *ctx, const struct fpar_candidate *c, int n)
+{
+    const struct fpar_params *fp = ctx->env->params;
+    int chosen[TOPOLOGY_MAX_RADIX], shortest = fpar_next_rank(c, n, 0);
+    for (int rank = shortest; rank > 0; rank = fpar_next_rank(c, n, rank)) {
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (c[i].rank == rank && fpar_uncongested(&c[i], fp->threshold))
+                chosen[k++] = i;
+        if (k)
+            return fpar_random(ctx, chosen, k);
+    }
+    /* Everything above T: the least occupied port of the shortest paths (ties at random). */
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (c[i].rank != shortest)
+            continue;
+        if (k) { /* occupancy_i / capacity_i against the best so far, in integers */
+            const struct fpar_candidate *best = &c[chosen[0]];
+            int64_t mine = c[i].occupancy * best->capacity,
+                    theirs = best->occupancy * c[i].capacity;
+            if (mine > theirs)
+                continue;
+            if (mine < theirs)
+                k = 0;
+        }
+        chosen[k++] = i;
+    }
+    return fpar_random(ctx, chosen, k);
+}
+
+static int fpar_route(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out)
+{
+    const struct topology *t = ctx->env->topo;
+    int dst = topology_router_of_node(t, (int)pk->dst);
+    if (ctx->view.router == dst)
+        return routing_minimal_choice(ctx, pk, -1, out);
+    struct fpar_candidate c[TOPOLOGY_MAX_RADIX];
+    uint64_t minimal = topology_min_ports(t, ctx->view.router, dst);
+    int n = fpar_candidates(ctx, pk, dst, minimal, c);
+    if (n == 0)
+        return -1; /* off the ladder: the router reports it as a broken invariant */
+    const struct fpar_candidate *pick = &c[fpar_choose(ctx, c, n)];
+    if ((minimal >> pick->port) & 1)
+        ctx->dst_min_port = pick->port; /* the router need not ask the topology again */
+    out->out_port = pick->port;
+    out->vc = pick->vc;
+    out->ladder_pos = (uint8_t)(pick->entry + 1);
+    out->flags = pk->flags;
+    out->target = -1;
+    out->misroute_group = pk->misroute_group;
+    return 0;
+}
+
+/* ---- bounds ---- */
+
+/* Global links leaving group 0, and those of them that reach group d. */
+static void fpar_group_links(const struct topology *t, int d, int *leaving, int *to_d)
+{
+    *leaving = *to_d = 0;
+    for (int r = t->group_first_router[0]; r < t->group_first_router[1]; r++) {
+        const struct router_kind *k = topology_kind_of(t, r);
+        for (int port = k->first[PORT_GLOBAL]; port < k->first[PORT_GLOBAL] + k->count[PORT_GLOBAL];
+             port++) {
+            (*leaving)++;
+            *to_d += topology_group_of_router(t, topology_neighbour(t, r, port)) == d;
+        }
+    }
+}
+
+static int fpar_uniform_bound(const struct topology *t, struct bounds_throughput *out)
+{
+    int links, unused;
+    fpar_group_links(t, 0, &links, &unused);
+    double group_nodes = topology_group_nodes(t, 0);
+    double leaving = group_nodes * (t->nodes - group_nodes) / (t->nodes - 1.0);
+    *out = (struct bounds_throughput){.load = links / leaving,
+                                      .formula = "S*h*(N-1) / (Ng*(N-Ng))",
+                                      .reason = "any routing under UN: what leaves a group "
+                                                "crosses one of its S*h global links (Ng = "
+                                                "leaves*p)"};
+    return 0;
+}
+
+static int fpar_adversarial_bound(const struct sim_config *cfg, const struct topology *t,
+                                  struct bounds_throughput *out)
+{
+    struct setting_ref offset;
+    if (settings_find("traffic", "offset", &offset) != 0)
+        return -1;
+    int links, minimal, d = *(const int *)settings_value(cfg, &offset) % t->groups;
+    fpar_group_links(t, d, &links, &minimal);
+    *out =
+        (struct bounds_throughput){.load = (minimal + links) / (2.0 * topology_group_nodes(t, 0)),
+                                   .formula = "(m + S*h) / (2*leaves*p)",
+                                   .reason = "FPAR under ADV+i: m minimal links per group "
+                                             "pair, every other path crosses two of the S*h "
+                                             "global links"};
+    return 0;
+}
+
+static int fpar_bound(const struct sim_config *cfg, const struct topology *t,
+                      struct bounds_throughput *out)
+{
+    if (!fpar_two_level(cfg))
+        return routing_min.bound(cfg, t, out); /* minimal routing there */
+    const struct pattern_ops *pattern = pattern_of(cfg);
+    if (pattern->uniform)
+        return fpar_uniform_bound(t, out);
+    if (pattern == &pattern_adversarial)
+        return fpar_adversarial_bound(cfg, t, out);
+    return -1;
+}
+
+const struct routing_ops routing_fpar = {
+    .name = "fpar",
+    .summary = "FPAR (Dragonfly+): at every router a random uncongested port of the shortest "
+               "path, else of a longer one, else the least occupied shortest",
+    .settings = &fpar_settings,
+    .ladder = fpar_ladder,
+    .route = fpar_route,
+    .bound = fpar_bound,
+};
