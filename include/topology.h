@@ -65,8 +65,8 @@ struct topology {
     /* Per router. Routers of a group are consecutive, as are the nodes of a router. */
     uint8_t *router_kind;
     int32_t *router_group;
-    int32_t *first_node;  /* its first node (it has kinds[router_kind].count[PORT_NODE]) */
-    uint32_t *port_base;  /* [routers + 1]: its first port in the per-port arrays */
+    int32_t *first_node;         /* its first node (it has kinds[router_kind].count[PORT_NODE]) */
+    uint32_t *port_base;         /* [routers + 1]: its first port in the per-port arrays */
     int32_t *group_first_router; /* [groups + 1] */
     /* Per port (port_base[r] + port): the router at the far end (-1 for node ports) and its
      * input port there. */
@@ -74,6 +74,15 @@ struct topology {
     uint8_t *neighbour_port;
     int32_t *node_router; /* per node */
     void *private;        /* the kind's own tables */
+    /* Optional: min_port without a call, because every hop of every packet asks it. A kind
+     * sets it when its groups are fully connected, one local link per router pair (router i's
+     * port to router j of its group: local_first + (j < i ? j : j - 1)), and its first hop
+     * towards another group depends only on the router's index i in its group and the group
+     * distance: inline_min_port[i * groups + (g - d) mod groups] from group g towards d; and
+     * the minimal path must be unique (min_ports is then min_port's port alone). NULL: the
+     * queries ask the ops. */
+    const uint8_t *inline_min_port;
+    int inline_local_first;
 };
 
 /* Values of topology.arrangement (each kind says which it supports). */
@@ -144,11 +153,26 @@ static inline int topology_neighbour_port(const struct topology *t, int r, int p
  * r == target. */
 static inline int topology_min_port(const struct topology *t, int r, int target)
 {
-    return r == target ? -1 : t->ops->min_port(t, r, target);
+    if (r == target)
+        return -1;
+    if (!t->inline_min_port)
+        return t->ops->min_port(t, r, target);
+    int g = t->router_group[r], d = t->router_group[target], first = t->group_first_router[g];
+    int i = r - first;
+    if (g != d) {
+        int offset = g - d < 0 ? g - d + t->groups : g - d;
+        return t->inline_min_port[i * t->groups + offset];
+    }
+    int j = target - first;
+    return t->inline_local_first + (j < i ? j : j - 1);
 }
 static inline uint64_t topology_min_ports(const struct topology *t, int r, int target)
 {
-    return r == target ? 0 : t->ops->min_ports(t, r, target);
+    if (r == target)
+        return 0;
+    if (t->inline_min_port) /* then the minimal path is unique */
+        return 1ull << topology_min_port(t, r, target);
+    return t->ops->min_ports(t, r, target);
 }
 /* The k-th port (from 0, in increasing order) of a port set with more than k ports. */
 static inline int topology_port_at(uint64_t ports, int k)

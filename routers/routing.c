@@ -10,9 +10,9 @@
 #include "traffic.h"
 
 const struct routing_ops *const routing_registry[] = {
-    &routing_min,        &routing_valiant, &routing_oblivious, &routing_piggyback,
-    &routing_in_transit, &routing_ugal,    &routing_ugal_g,    &routing_fpar,
-    NULL,
+    &routing_min,       &routing_valiant,    &routing_oblivious,
+    &routing_piggyback, &routing_in_transit, &routing_ugal,
+    &routing_ugal_g,    &routing_fpar,       NULL,
 };
 
 REGISTRY_DEFINE(routing, struct routing_ops, routing_registry)
@@ -81,8 +81,11 @@ int ladder_segment_start(const struct vc_ladder *ladder, int position)
 }
 
 /* routing_minimal_choice from ladder position `position`. */
-static int routing_minimal_from(struct route_ctx *ctx, const struct packet *pk, int target,
-                                int position, struct route_choice *out)
+/* Inlined into both callers: as a call of its own it costs a third more per hop. */
+static inline __attribute__((always_inline)) int routing_minimal_from(struct route_ctx *ctx,
+                                                                      const struct packet *pk,
+                                                                      int target, int position,
+                                                                      struct route_choice *out)
 {
     const struct topology *t = ctx->env->topo;
     const struct vc_ladder *ladder = ctx->env->ladder;
@@ -117,11 +120,11 @@ int routing_minimal_choice(struct route_ctx *ctx, const struct packet *pk, int t
     return routing_minimal_from(ctx, pk, target, pk->ladder_pos, out);
 }
 
-int routing_via_target(struct route_ctx *ctx, const struct packet *pk,
-                       struct route_choice *out)
+int routing_via_target(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out)
 {
     int turning = pk->target == ctx->view.router, target = turning ? -1 : pk->target;
-    int position = turning ? ladder_segment_start(ctx->env->ladder, pk->ladder_pos) : pk->ladder_pos;
+    int position =
+        turning ? ladder_segment_start(ctx->env->ladder, pk->ladder_pos) : pk->ladder_pos;
     if (routing_minimal_from(ctx, pk, target, position, out))
         return -1;
     if (target < 0) {

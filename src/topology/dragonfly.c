@@ -33,8 +33,8 @@ static int dragonfly_check(const struct sim_config *cfg, const void *params,
     issue->key = "topology.h";
     issue->alt = "topology.a";
     snprintf(issue->text, sizeof issue->text,
-             "router radix p + a - 1 + h = %lld is too large (expected p + a - 1 + h <= %d)",
-             radix, TOPOLOGY_MAX_RADIX);
+             "router radix p + a - 1 + h = %lld is too large (expected p + a - 1 + h <= %d)", radix,
+             TOPOLOGY_MAX_RADIX);
     return -1;
 }
 
@@ -44,8 +44,7 @@ static const struct setting dragonfly_rows[] = {
 };
 
 static const struct setting_table dragonfly_settings = {
-    "topology", "dragonfly", dragonfly_rows, 1, sizeof(struct dragonfly_params),
-    dragonfly_check};
+    "topology", "dragonfly", dragonfly_rows, 1, sizeof(struct dragonfly_params), dragonfly_check};
 
 /* The dragonfly's own tables, behind topology.private. */
 struct dragonfly {
@@ -147,6 +146,8 @@ static int dragonfly_route_tables(struct topology *t, struct dragonfly *df)
     for (int i = 0; i < a; i++)
         for (int offset = 0; offset < G; offset++)
             df->min_port_offset[i * G + offset] = df->min_port[i * G + (G - offset) % G];
+    t->inline_min_port = df->min_port_offset; /* topology_min_port reads it without a call */
+    t->inline_local_first = p;
     return 0;
 }
 
@@ -172,8 +173,7 @@ static uint64_t dragonfly_min_ports(const struct topology *t, int r, int target)
     return 1ull << dragonfly_min_port(t, r, target);
 }
 
-static void dragonfly_min_hops(const struct topology *t, int r, int target, int *local,
-                               int *global)
+static void dragonfly_min_hops(const struct topology *t, int r, int target, int *local, int *global)
 {
     const struct dragonfly *df = t->private;
     int g = r / df->a, tg = target / df->a;
@@ -209,8 +209,7 @@ static void dragonfly_dimensions(const struct sim_config *cfg, struct topology_d
     out->nodes = out->routers * cfg->topology.p;
 }
 
-static int dragonfly_build(struct topology *t, const struct sim_config *cfg, char *err,
-                           int err_len)
+static int dragonfly_build(struct topology *t, const struct sim_config *cfg, char *err, int err_len)
 {
     const struct dragonfly_params *dp = settings_params(cfg, &dragonfly_settings);
     struct dragonfly *df = calloc(1, sizeof *df);
