@@ -112,7 +112,7 @@ static const struct setting job_rows[] = {
     JOB_INT64("off_cycles", off_cycles, 0, 0, INT_MAX, "on_off: cycles off"),
     JOB_INT("offset", offset, 1, INT_MIN + 1, SETTING_UNBOUNDED_INT,
             "tornado: rank r sends to r + offset"),
-    JOB_INT("targets", targets, 1, 1, SETTING_UNBOUNDED_INT, "incast: ranks 0..targets-1 receive"),
+    JOB_INT("targets", targets, 1, 1, SETTING_UNBOUNDED_INT, "incast: ranks 0..targets-1 receive; fanout: they send"),
     JOB_INT64("message_bytes", message_bytes, 0, 0, SETTING_UNBOUNDED_INT64,
               "bytes of a message (open loop: 0 = single packets; motifs: 0 = 4096)"),
     JOB_INT("iterations", iterations, 1, 1, SETTING_UNBOUNDED_INT, "motif: iterations"),
