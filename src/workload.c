@@ -402,23 +402,21 @@ static struct throttle_node *workload_nic_throttle(struct workload *w, int32_t n
  * whatever the throttle does): the rate delays packets, not messages, so that a
  * rate holds whatever the message size (a gap between message sends would let a long message
  * leave at line rate) and the NIC's existing per-packet pacing is the only place it acts. */
-static bool workload_nic_cycle(struct sim *sim, int32_t node)
+/* The packets a NIC hands to the injection queues this cycle, its link free for the first. */
+static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uint64_t now_tick)
 {
     struct workload *w = sim->workload;
     struct workload_nic *nic = &w->nic[node];
     struct link_rate rate = w->node_rate;
-    uint64_t now = sim->cycle, now_tick = now * rate.num;
     const struct throttle_params *tp = NULL;
     struct throttle_node *th = workload_nic_throttle(w, node, now, &tp);
-    for (bool first = true; nic->head && nic->free_tick < now_tick + rate.num; first = false) {
+    w->jobs[w->node_job[node]].stats.nic_ready_cycles += sim->measuring;
+    if (th)
+        throttle_node_ready(th);
+    do {
         uint32_t index = nic->head - 1;
         struct workload_message *m = &w->messages[index];
         struct job_stats *st = &w->jobs[m->job].stats;
-        if (first) { /* a packet is ready at the injection port: counted once a cycle */
-            st->nic_ready_cycles += sim->measuring;
-            if (th)
-                throttle_node_ready(th);
-        }
         uint32_t packet;
         bool held = th && !throttle_node_admits(th, tp, now);
         if (held || sim_enqueue(sim, m->src_node, m->dst_node, &packet) != 0) {
@@ -445,7 +443,17 @@ static bool workload_nic_cycle(struct sim *sim, int32_t node)
                 nic->tail = 0;
             m->next = 0;
         }
-    }
+    } while (nic->head && nic->free_tick < now_tick + rate.num);
+}
+
+static bool workload_nic_cycle(struct sim *sim, int32_t node)
+{
+    struct workload *w = sim->workload;
+    struct workload_nic *nic = &w->nic[node];
+    struct link_rate rate = w->node_rate;
+    uint64_t now = sim->cycle, now_tick = now * rate.num;
+    if (nic->head && nic->free_tick < now_tick + rate.num) /* a packet is ready */
+        workload_nic_inject(sim, node, now, now_tick);
     if (nic->head)
         return true;
     nic->active = false;
