@@ -34,6 +34,11 @@ struct config_job {
     int root;
     bool periodic;
     int64_t allreduce_threshold;
+    /* injection throttle (throttle.h) */
+    int throttle; /* enum throttle_kind */
+    double throttle_rate, throttle_gain, throttle_step, throttle_min_rate, delay_sensitivity;
+    int throttle_bucket_packets;
+    int64_t throttle_window_cycles;
 };
 
 /* One struct per config group. A plug-in is chosen by its index in its registry

@@ -14,6 +14,7 @@ struct config_job;
 struct pattern_ops;
 struct rank_pattern_ops;
 struct motif_ops;
+struct throttle_params;
 
 /* The job list's tables (settings_lists' "jobs"). */
 extern const struct setting_table *const job_config_tables[];
@@ -28,14 +29,18 @@ bool job_is_closed_loop(const struct config_job *job);
 
 /* The params of a job's network pattern (its settings table's struct) from the job's keys of
  * the same names; 0, or -1 when the pattern has a setting no job key carries. */
-int job_network_params(const struct config_job *job, const struct pattern_ops *network,
-                       void *out);
+int job_network_params(const struct config_job *job, const struct pattern_ops *network, void *out);
 
 /* Whether the job reads setting `key` (the keys of its choices plus those every job reads);
- * when not, why names what the job's choices read ("motif 'alltoall' reads message_bytes, iterations, ..."). */
+ * when not, why names what the job's choices read ("motif 'alltoall' reads message_bytes,
+ * iterations, ..."). */
 bool job_reads(const struct config_job *job, const char *key, char *why, size_t len);
 /* The same for settings_list.reads. */
 bool job_config_reads(const void *job, const char *key, char *why, size_t len);
+
+/* The throttle of a job's nodes from its throttle keys (aimd's rate 0: the line rate). */
+void job_throttle_params(const struct sim_config *cfg, const struct config_job *job,
+                         struct throttle_params *out);
 
 /* The checks that need every job and the network: names unique, the placements (jobs never
  * share a node), the motifs' parameters against the job's size. 0, or -1 with the issue. */

@@ -11,7 +11,7 @@ struct sim;
 
 /* Packet latencies, as the network-wide latency section. */
 struct job_result_latency {
-    double mean, p50, p95, p99, max;
+    double mean, p50, p90, p95, p99, max;
 };
 
 /* The spread of a set of durations (message latencies, iteration times): quartiles by nearest
@@ -35,7 +35,10 @@ struct job_result {
     uint64_t *ranks_to_nodes; /* owned: the node of each rank */
     double offered, injected, accepted;
     uint64_t generated, refused, injected_packets, delivered, in_flight_at_end;
-    uint64_t nic_stall_cycles;
+    uint64_t nic_stall_cycles, nic_ready_cycles;
+    double stall_fraction; /* nic_stall_cycles / nic_ready_cycles (0 when never ready) */
+    const char *throttle;  /* its kind: "none", "static", "aimd" */
+    double throttle_final_rate, throttle_mean_rate;
     struct job_result_latency latency;
     uint64_t messages_sent, messages_delivered;
     struct job_result_spread message_latency;
@@ -44,6 +47,7 @@ struct job_result {
     uint64_t iterations_completed;
     struct job_result_spread iteration_cycles;
     double runtime_cycles; /* start (end of warm-up) to the end of its last iteration */
+    double node_cycles;    /* nodes * runtime_cycles */
     bool isolated;         /* alone and slowdown were measured */
     struct job_result_alone alone;
     double slowdown_runtime, slowdown_message_latency;
@@ -53,6 +57,10 @@ struct job_result {
 struct job_result_run {
     uint64_t cycles, measured_cycles, max_cycles;
     bool capped;
+    /* Over the closed-loop jobs: the sum of their node_cycles, and with sim.isolate the sum
+     * alone and their ratio (0 unless every one finished in both runs). */
+    double node_cycles, node_cycles_alone, node_cycles_increase;
+    bool isolated;
 };
 
 /* Fills out[0 .. n_jobs - 1] and run from a finished run with jobs. Returns 0 or -1 (memory);
@@ -64,5 +72,10 @@ void job_results_free(struct job_result *jobs, int n);
 /* What a closed-loop job did alone, from the run of sim_create_isolated(cfg, j): copied into
  * out->alone, and the slowdowns computed. */
 void job_result_set_alone(struct job_result *out, const struct job_result *alone);
+
+/* The workload's node-cycles alone and their increase, once every closed-loop job of jobs
+ * has its alone figures (sim.isolate). */
+void job_results_node_cycles_alone(const struct job_result *jobs, int n,
+                                   struct job_result_run *run);
 
 #endif

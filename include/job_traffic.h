@@ -54,7 +54,8 @@ const char *const *rank_pattern_names(void);
 int rank_pattern_count(void);
 
 extern const struct rank_pattern_ops rank_pattern_uniform, rank_pattern_permutation,
-    rank_pattern_tornado, rank_pattern_incast, rank_pattern_group_pair;
+    rank_pattern_tornado, rank_pattern_incast, rank_pattern_group_pair,
+    rank_pattern_fanout;
 
 /* Sets up a job's pattern over its nranks (>= 2) ranks placed at rank_node on machine m (both
  * kept by pointer, and read only by patterns that need them: group_pair). Draws once from rng

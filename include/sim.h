@@ -125,6 +125,8 @@ int sim_inject(struct sim *sim, uint32_t src, uint32_t dst);
 /* The same without counting a full queue as refused (a NIC keeps the packet and retries);
  * *packet (if not NULL) gets the new packet's index. */
 int sim_enqueue(struct sim *sim, uint32_t src, uint32_t dst, uint32_t *packet);
+/* Whether sim_enqueue(src, dst) would find its injection queue full now. */
+bool sim_injection_full(const struct sim *sim, uint32_t src, uint32_t dst);
 /* Simulates one cycle; returns the status (SIM_OK to continue). */
 enum sim_status sim_step(struct sim *sim);
 /* Runs warm-up and measurement; progress(cycle, ctx) is called every so often if non-NULL. */

@@ -15,6 +15,7 @@
 #include "job_plan.h"
 #include "link_rate.h"
 #include "rng.h"
+#include "throttle.h"
 
 struct sim;
 struct packet;
@@ -35,6 +36,7 @@ struct job_stats {
     uint64_t messages_created, messages_delivered;
     struct latency_histogram message_latency;
     uint64_t nic_stall_cycles; /* a packet was ready in a NIC but its injection queue was full */
+    uint64_t nic_ready_cycles; /* a packet was ready in a NIC: its link free, its throttle open */
 };
 
 struct workload_job {
@@ -56,6 +58,7 @@ struct workload_job {
     struct motif_run *motif;
     uint64_t start_cycle, end_cycle; /* end_cycle: 0 until done */
     uint64_t in_network;             /* its packets between injection queue and node */
+    struct throttle_params throttle; /* kind THROTTLE_NONE: not throttled */
     struct job_stats stats;
 };
 
@@ -89,10 +92,11 @@ struct workload {
     int32_t *active_nics;                        /* nodes whose NIC holds messages */
     int n_active_nics;
     struct link_rate node_rate;
-    bool has_closed;    /* some job is closed loop: the run ends when they are done */
-    bool started;       /* the closed-loop jobs have started (after the warm-up) */
-    int running_closed; /* closed-loop jobs not yet done */
-    char error[512];    /* why a motif failed */
+    struct throttle_node *throttle; /* [nodes], the nodes of throttled jobs; NULL if none is */
+    bool has_closed;                /* some job is closed loop: the run ends when they are done */
+    bool started;                   /* the closed-loop jobs have started (after the warm-up) */
+    int running_closed;             /* closed-loop jobs not yet done */
+    char error[512];                /* why a motif failed */
 };
 
 /* Builds the jobs of sim->cfg on sim's network (the placements the config check made);
@@ -112,6 +116,9 @@ bool workload_stuck(struct sim *sim, char *why, size_t len);
 /* How far the closed-loop jobs are: the smallest fraction of its iterations a running job has
  * completed (1 when all are done), or -1 when the run has none or they have not started. */
 double workload_progress(const struct sim *sim);
+/* A throttled job's mean rate over its nodes at the end of the run (their windows closed up to
+ * sim->cycle) and over its nodes' measured windows; both the cap for a static throttle. */
+void workload_throttle_rates(const struct sim *sim, int job, double *final_rate, double *mean_rate);
 /* The job of a node (-1 if none). */
 static inline int workload_job_of_node(const struct workload *w, uint32_t node)
 {

@@ -9,6 +9,7 @@
 #include "motif.h"
 #include "placement.h"
 #include "sim.h"
+#include "throttle.h"
 #include "workload.h"
 
 static double job_result_ratio(double numerator, double denominator)
@@ -52,10 +53,14 @@ static void job_result_loads(const struct sim *sim, const struct workload_job *j
     out->delivered = st->delivered;
     out->in_flight_at_end = jb->in_network;
     out->nic_stall_cycles = st->nic_stall_cycles;
+    out->nic_ready_cycles = st->nic_ready_cycles;
+    out->stall_fraction =
+        job_result_ratio((double)st->nic_stall_cycles, (double)st->nic_ready_cycles);
     const struct latency_histogram *h = &st->packet_latency;
     out->latency = (struct job_result_latency){
         .mean = job_result_ratio((double)h->sum, (double)h->count),
         .p50 = latency_histogram_quantile(h, 50),
+        .p90 = latency_histogram_quantile(h, 90),
         .p95 = latency_histogram_quantile(h, 95),
         .p99 = latency_histogram_quantile(h, 99),
         .max = (double)h->max,
@@ -82,6 +87,7 @@ static int job_result_iterations(const struct workload_job *jb, struct job_resul
         .mean = summary.mean,
     };
     out->runtime_cycles = out->finished ? (double)(jb->end_cycle - jb->start_cycle) : 0;
+    out->node_cycles = out->runtime_cycles * jb->nranks;
     return 0;
 }
 
@@ -102,6 +108,8 @@ static int job_result_of(const struct sim *sim, int j, struct job_result *out)
     for (int r = 0; r < jb->nranks; r++)
         out->ranks_to_nodes[r] = (uint64_t)jb->rank_node[r];
     job_result_loads(sim, jb, out);
+    out->throttle = throttle_kind_names[jb->throttle.kind];
+    workload_throttle_rates(sim, j, &out->throttle_final_rate, &out->throttle_mean_rate);
     return jb->closed ? job_result_iterations(jb, out) : 0;
 }
 
@@ -114,9 +122,11 @@ int job_results_summarize(const struct sim *sim, struct job_result *out, struct 
         .max_cycles = (uint64_t)sim->cfg->sim.max_cycles,
         .capped = sim->capped,
     };
-    for (int j = 0; j < w->n_jobs; j++)
+    for (int j = 0; j < w->n_jobs; j++) {
         if (job_result_of(sim, j, &out[j]) != 0)
             return -1;
+        run->node_cycles += out[j].node_cycles;
+    }
     return 0;
 }
 
@@ -142,4 +152,19 @@ void job_result_set_alone(struct job_result *out, const struct job_result *alone
     out->slowdown_runtime = both ? job_result_ratio(out->runtime_cycles, alone->runtime_cycles) : 0;
     out->slowdown_message_latency =
         job_result_ratio(out->message_latency.mean, alone->message_latency.mean);
+}
+
+void job_results_node_cycles_alone(const struct job_result *jobs, int n, struct job_result_run *run)
+{
+    bool all = true;
+    run->node_cycles_alone = 0;
+    for (int j = 0; j < n; j++) {
+        if (!jobs[j].closed)
+            continue;
+        all = all && jobs[j].finished && jobs[j].alone.finished;
+        run->node_cycles_alone += jobs[j].alone.runtime_cycles * jobs[j].nodes;
+    }
+    run->isolated = true;
+    run->node_cycles_increase =
+        all ? job_result_ratio(run->node_cycles, run->node_cycles_alone) : 0;
 }

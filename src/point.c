@@ -110,5 +110,7 @@ enum sim_status point_run(const struct sim_config *cfg, const struct point_optio
     for (int j = 0; status == SIM_OK && cfg->sim.isolate && j < cfg->n_jobs; j++)
         if (job_is_closed_loop(&cfg->jobs[j]))
             status = point_alone(cfg, j, opt, res, out);
+    if (status == SIM_OK && cfg->sim.isolate && res->n_jobs)
+        job_results_node_cycles_alone(res->jobs, res->n_jobs, &res->run);
     return status;
 }

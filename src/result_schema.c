@@ -260,8 +260,8 @@ static const struct result_field result_job_load_fields[] = {
     {"injected", RESULT_NUMBER, "phits/node/cycle",
      "phits of its packets that left their injection queue in the window",
      RESULT_AT(struct job_result, injected)},
-    {"accepted", RESULT_NUMBER, "phits/node/cycle",
-     "phits of its packets delivered in the window", RESULT_AT(struct job_result, accepted)},
+    {"accepted", RESULT_NUMBER, "phits/node/cycle", "phits of its packets delivered in the window",
+     RESULT_AT(struct job_result, accepted)},
 };
 
 static const struct result_section result_job_load_section = {
@@ -291,6 +291,8 @@ static const struct result_field result_job_latency_fields[] = {
     {"mean", RESULT_NUMBER, "cycles", "mean packet latency",
      RESULT_AT(struct job_result, latency.mean)},
     {"p50", RESULT_NUMBER, "cycles", "median, exact", RESULT_AT(struct job_result, latency.p50)},
+    {"p90", RESULT_NUMBER, "cycles", "90th percentile, exact",
+     RESULT_AT(struct job_result, latency.p90)},
     {"p95", RESULT_NUMBER, "cycles", "95th percentile, exact",
      RESULT_AT(struct job_result, latency.p95)},
     {"p99", RESULT_NUMBER, "cycles", "99th percentile, exact",
@@ -382,6 +384,27 @@ static const struct result_section result_job_slowdown_section = {
     "job_slowdown", "struct job_result", result_job_slowdown_fields,
     RESULT_SCHEMA_COUNT(result_job_slowdown_fields)};
 
+static bool result_schema_not_throttled(const void *job)
+{
+    return strcmp(((const struct job_result *)job)->throttle, "none") == 0;
+}
+
+static const struct result_field result_job_throttle_fields[] = {
+    {"kind", RESULT_STRING, "", "jobs.NAME.throttle: \"static\" or \"aimd\"",
+     RESULT_AT(struct job_result, throttle)},
+    {"final_rate", RESULT_NUMBER, "phits/node/cycle",
+     "the rate of its token buckets at the end of the run, mean over its nodes (static: the cap)",
+     RESULT_AT(struct job_result, throttle_final_rate)},
+    {"mean_rate", RESULT_NUMBER, "phits/node/cycle",
+     "aimd: the rate each window of the measurement ended with, mean over its nodes and those "
+     "windows (static: the cap)",
+     RESULT_AT(struct job_result, throttle_mean_rate)},
+};
+
+static const struct result_section result_job_throttle_section = {
+    "job_throttle", "struct job_result", result_job_throttle_fields,
+    RESULT_SCHEMA_COUNT(result_job_throttle_fields)};
+
 static const struct result_field result_job_fields[] = {
     {"name", RESULT_STRING, "", "the job's name", RESULT_AT(struct job_result, name)},
     {"kind", RESULT_STRING, "", "\"closed loop\" (a motif) or \"open loop\" (a pattern)",
@@ -394,10 +417,19 @@ static const struct result_field result_job_fields[] = {
      RESULT_ARRAY_AT(struct job_result, ranks_to_nodes, nodes)},
     {"load", RESULT_OBJECT, "phits/node/cycle", "its loads over its own nodes",
      .section = &result_job_load_section},
-    {"packets", RESULT_OBJECT, "packets", "its packet counts", .section = &result_job_packets_section},
+    {"packets", RESULT_OBJECT, "packets", "its packet counts",
+     .section = &result_job_packets_section},
     {"nic_stall_cycles", RESULT_COUNT, "cycles",
      "cycles in which one of its NICs held a packet whose injection queue was full",
      RESULT_AT(struct job_result, nic_stall_cycles)},
+    {"nic_ready_cycles", RESULT_COUNT, "cycles",
+     "cycles in which one of its NICs held a packet that its link and throttle let go",
+     RESULT_AT(struct job_result, nic_ready_cycles)},
+    {"stall_fraction", RESULT_NUMBER, "", "nic_stall_cycles / nic_ready_cycles (0: never ready)",
+     RESULT_AT(struct job_result, stall_fraction)},
+    {"throttle", RESULT_OBJECT, "", "its injection throttle",
+     .section = &result_job_throttle_section, .absent_when = result_schema_not_throttled,
+     .absent_meaning = "with throttle = \"none\""},
     {"latency", RESULT_OBJECT, "cycles",
      "packet latency: entering the injection queue -> tail delivered",
      .section = &result_job_latency_section},
@@ -413,6 +445,9 @@ static const struct result_field result_job_fields[] = {
      "null if capped",
      RESULT_AT(struct job_result, runtime_cycles), .null_when = result_schema_unfinished,
      .absent_when = result_schema_open_loop, .absent_meaning = "for open-loop jobs"},
+    {"node_cycles", RESULT_NUMBER_OR_NULL, "node-cycles", "nodes * runtime_cycles; null if capped",
+     RESULT_AT(struct job_result, node_cycles), .null_when = result_schema_unfinished,
+     .absent_when = result_schema_open_loop, .absent_meaning = "for open-loop jobs"},
     {"alone", RESULT_OBJECT, "",
      "the same job run alone: same placement and seeds, every other job silent",
      .section = &result_job_alone_section, .locate = result_schema_locate_alone,
@@ -426,20 +461,38 @@ static const struct result_field result_job_fields[] = {
 static const struct result_section result_job_section = {
     "job", "struct job_result", result_job_fields, RESULT_SCHEMA_COUNT(result_job_fields)};
 
+static bool result_schema_run_not_isolated(const void *result)
+{
+    return !((const struct result *)result)->run.isolated;
+}
+
 static const struct result_field result_run_fields[] = {
     {"cycles", RESULT_COUNT, "cycles", "cycles simulated, warm-up included",
      RESULT_AT(struct result, run.cycles)},
     {"measured_cycles", RESULT_COUNT, "cycles",
      "of the measurement window: warm-up end to the run's end (every load's denominator)",
      RESULT_AT(struct result, run.measured_cycles)},
-    {"max_cycles", RESULT_COUNT, "cycles", "sim.max_cycles", RESULT_AT(struct result, run.max_cycles)},
+    {"max_cycles", RESULT_COUNT, "cycles", "sim.max_cycles",
+     RESULT_AT(struct result, run.max_cycles)},
     {"capped", RESULT_BOOL, "",
      "closed-loop jobs were still running at sim.max_cycles: the run was cut there",
      RESULT_AT(struct result, run.capped)},
+    {"node_cycles", RESULT_NUMBER, "node-cycles",
+     "sum of the closed-loop jobs' node_cycles (the finished ones)",
+     RESULT_AT(struct result, run.node_cycles)},
+    {"node_cycles_alone", RESULT_NUMBER, "node-cycles",
+     "sum of the closed-loop jobs' nodes * runtime alone",
+     RESULT_AT(struct result, run.node_cycles_alone), .absent_when = result_schema_run_not_isolated,
+     .absent_meaning = "unless sim.isolate"},
+    {"node_cycles_increase", RESULT_NUMBER, "",
+     "node_cycles / node_cycles_alone: what sharing the network cost the workload (0 unless "
+     "every closed-loop job finished in both runs)",
+     RESULT_AT(struct result, run.node_cycles_increase),
+     .absent_when = result_schema_run_not_isolated, .absent_meaning = "unless sim.isolate"},
 };
 
-static const struct result_section result_run_section = {
-    "run", "struct result", result_run_fields, RESULT_SCHEMA_COUNT(result_run_fields)};
+static const struct result_section result_run_section = {"run", "struct result", result_run_fields,
+                                                         RESULT_SCHEMA_COUNT(result_run_fields)};
 
 /* ---- the document ---- */
 
@@ -698,6 +751,11 @@ static const struct {
     {"load.offered", {"offered", 7, true, NULL}},
     {"load.accepted", {"accepted", 8, true, NULL}},
     {"latency.mean", {"latency_mean", 9, true, NULL}},
+    {"latency.p50", {"latency_p50", 10, true, NULL}},
+    {"latency.p90", {"latency_p90", 11, true, NULL}},
+    {"load.injected", {"injected", 12, true, NULL}},
+    {"stall_fraction", {"stall_fraction", 13, true, NULL}},
+    {"node_cycles", {"node_cycles", 14, true, "capped"}},
 };
 
 void result_schema_job_figures(struct result_figures *out)

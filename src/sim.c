@@ -293,6 +293,15 @@ static void sim_enter_buffer(struct sim *sim, int router, int port, int vc, uint
         rs->allocate_wake = pk->ready_cycle;
 }
 
+bool sim_injection_full(const struct sim *sim, uint32_t src, uint32_t dst)
+{
+    const struct topology *t = &sim->topo;
+    int vc = (int)((uint64_t)dst * (uint64_t)sim->vcs_injection / (uint64_t)t->nodes);
+    int router = topology_router_of_node(t, (int)src), port = topology_node_port(t, (int)src);
+    const struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, port, vc)];
+    return ring->count == sim_layout_of(sim, router)->ring_capacity[port];
+}
+
 int sim_enqueue(struct sim *sim, uint32_t src, uint32_t dst, uint32_t *packet)
 {
     const struct topology *t = &sim->topo;

@@ -218,6 +218,22 @@ static int workload_closed_loop(struct sim *sim, struct workload_job *jb, int j,
     return 0;
 }
 
+/* A throttled job's nodes get their token buckets (the array is made for the first one). */
+static int workload_throttle_job(struct sim *sim, struct workload_job *jb)
+{
+    struct workload *w = sim->workload;
+    job_throttle_params(sim->cfg, jb->cfg, &jb->throttle);
+    if (jb->throttle.kind == THROTTLE_NONE)
+        return 0;
+    if (!w->throttle)
+        w->throttle = calloc((size_t)sim->topo.nodes, sizeof *w->throttle);
+    if (!w->throttle)
+        return -1;
+    for (int r = 0; r < jb->nranks; r++)
+        throttle_node_init(&w->throttle[jb->rank_node[r]], &jb->throttle);
+    return 0;
+}
+
 static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
 {
     struct workload *w = sim->workload;
@@ -241,6 +257,10 @@ static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
         if (jb->closed && jb->active) {
             w->has_closed = true;
             w->running_closed++;
+        }
+        if (workload_throttle_job(sim, jb) != 0) {
+            snprintf(err, (size_t)err_len, "out of memory");
+            return -1;
         }
     }
     return 0;
@@ -302,6 +322,7 @@ void workload_destroy(struct sim *sim)
     free(w->node_rank);
     free(w->nic);
     free(w->active_nics);
+    free(w->throttle);
     free(w->messages);
     free(w);
     sim->workload = NULL;
@@ -360,29 +381,58 @@ static void workload_closed_loop_cycle(struct sim *sim, int j)
     }
 }
 
+/* The throttle of a node's NIC, its windows closed up to now; NULL when its job has none. */
+static struct throttle_node *workload_nic_throttle(struct workload *w, int32_t node, uint64_t now,
+                                                   const struct throttle_params **params)
+{
+    if (!w->throttle)
+        return NULL;
+    *params = &w->jobs[w->node_job[node]].throttle;
+    if ((*params)->kind == THROTTLE_NONE)
+        return NULL;
+    throttle_node_advance(&w->throttle[node], *params, now);
+    return &w->throttle[node];
+}
+
 /* Hands the NIC's packets to the injection queues at the node link's bandwidth: a packet
  * starts when the link is free, to the tick (as on every link), while its queue has room;
- * a packet that finds its queue full waits there, a stall cycle of its job. */
-static bool workload_nic_cycle(struct sim *sim, int32_t node)
+ * a packet that finds its queue full waits there, a stall cycle of its job. A throttled job's
+ * packet also waits for its token bucket (a cycle in which the bucket holds the packet is
+ * still ready, and stalled if the queue is full: the stall fraction measures back-pressure,
+ * whatever the throttle does): the rate delays packets, not messages, so that a
+ * rate holds whatever the message size (a gap between message sends would let a long message
+ * leave at line rate) and the NIC's existing per-packet pacing is the only place it acts. */
+/* The packets a NIC hands to the injection queues this cycle, its link free for the first. */
+static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uint64_t now_tick)
 {
     struct workload *w = sim->workload;
     struct workload_nic *nic = &w->nic[node];
     struct link_rate rate = w->node_rate;
-    uint64_t now = sim->cycle, now_tick = now * rate.num;
-    while (nic->head && nic->free_tick < now_tick + rate.num) {
+    const struct throttle_params *tp = NULL;
+    struct throttle_node *th = workload_nic_throttle(w, node, now, &tp);
+    w->jobs[w->node_job[node]].stats.nic_ready_cycles += sim->measuring;
+    if (th)
+        throttle_node_ready(th);
+    do {
         uint32_t index = nic->head - 1;
         struct workload_message *m = &w->messages[index];
+        struct job_stats *st = &w->jobs[m->job].stats;
         uint32_t packet;
-        if (sim_enqueue(sim, m->src_node, m->dst_node, &packet) != 0) {
-            if (sim->measuring)
-                w->jobs[m->job].stats.nic_stall_cycles++;
+        bool held = th && !throttle_node_admits(th, tp, now);
+        if (held || sim_enqueue(sim, m->src_node, m->dst_node, &packet) != 0) {
+            if (!held || sim_injection_full(sim, m->src_node, m->dst_node)) {
+                st->nic_stall_cycles += sim->measuring;
+                if (th)
+                    throttle_node_stalled(th);
+            }
             break;
         }
+        if (th)
+            throttle_node_sent(th, tp);
         sim->pool.tags[packet] = index + 1;
         w->jobs[m->job].in_network++;
         uint64_t start = nic->free_tick > now_tick ? nic->free_tick : now_tick;
         nic->free_tick = start + (uint64_t)sim->packet_size * rate.den;
-        struct job_stats *st = &w->jobs[m->job].stats;
         if (sim->measuring) {
             st->generated++;
             st->generated_phits += (uint64_t)sim->packet_size;
@@ -393,11 +443,41 @@ static bool workload_nic_cycle(struct sim *sim, int32_t node)
                 nic->tail = 0;
             m->next = 0;
         }
-    }
+    } while (nic->head && nic->free_tick < now_tick + rate.num);
+}
+
+static bool workload_nic_cycle(struct sim *sim, int32_t node)
+{
+    struct workload *w = sim->workload;
+    struct workload_nic *nic = &w->nic[node];
+    struct link_rate rate = w->node_rate;
+    uint64_t now = sim->cycle, now_tick = now * rate.num;
+    if (nic->head && nic->free_tick < now_tick + rate.num) /* a packet is ready */
+        workload_nic_inject(sim, node, now, now_tick);
     if (nic->head)
         return true;
     nic->active = false;
     return false;
+}
+
+void workload_throttle_rates(const struct sim *sim, int job, double *final_rate, double *mean_rate)
+{
+    const struct workload *w = sim->workload;
+    const struct workload_job *jb = &w->jobs[job];
+    *final_rate = *mean_rate = jb->throttle.rate;
+    if (jb->throttle.kind != THROTTLE_AIMD || !w->throttle)
+        return;
+    double final_sum = 0, rate_sum = 0;
+    uint64_t windows = 0;
+    for (int r = 0; r < jb->nranks; r++) {
+        struct throttle_node n = w->throttle[jb->rank_node[r]]; /* a copy: the run is over */
+        throttle_node_advance(&n, &jb->throttle, sim->cycle);
+        final_sum += n.rate;
+        rate_sum += n.rate_sum;
+        windows += n.windows;
+    }
+    *final_rate = final_sum / jb->nranks;
+    *mean_rate = windows ? rate_sum / (double)windows : *final_rate;
 }
 
 static void workload_start_closed(struct sim *sim)

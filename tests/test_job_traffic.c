@@ -39,9 +39,10 @@ static int pattern_fails(const char *name, struct rank_pattern_params params, in
 
 static void test_pattern_registry(void)
 {
-    const char *const names[] = {"uniform", "permutation", "tornado", "incast", "group_pair"};
-    CU_ASSERT_EQUAL(rank_pattern_count(), 5);
-    for (int i = 0; i < 5; i++)
+    const char *const names[] = {"uniform", "permutation", "tornado",
+                                 "incast",  "group_pair",  "fanout"};
+    CU_ASSERT_EQUAL(rank_pattern_count(), 6);
+    for (int i = 0; i < 6; i++)
         CU_ASSERT_STRING_EQUAL(rank_pattern_names()[i], names[i]);
     CU_ASSERT_EQUAL(injection_count(), 3);
     CU_ASSERT_PTR_EQUAL(injection_find("on_off"), &injection_on_off);
@@ -52,7 +53,7 @@ static void test_pattern_registry(void)
 static void test_never_self(void)
 {
     const int sizes[] = {2, 3, 7, 64, 101};
-    const char *const names[] = {"uniform", "permutation", "tornado", "incast"};
+    const char *const names[] = {"uniform", "permutation", "tornado", "incast", "fanout"};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
             int n = sizes[s];
@@ -171,6 +172,35 @@ static void test_incast(void)
     CU_ASSERT(pattern_fails("incast", (struct rank_pattern_params){.targets = 20}, 20));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "targets 20 (expected 1 .. 19"));
     CU_ASSERT(pattern_fails("incast", (struct rank_pattern_params){.targets = 0}, 20));
+}
+
+/* fanout, the open-loop broadcast congestor: ranks 0..k-1 send, to every other rank (each
+ * one reached), and the others only receive. */
+static void test_fanout(void)
+{
+    struct rank_pattern pat;
+    pattern_make(&pat, "fanout", (struct rank_pattern_params){.targets = 2}, 12, 1);
+    CU_ASSERT_EQUAL(rank_pattern_senders(&pat), 2);
+    struct rng rng;
+    rng_seed(&rng, 5, 0);
+    int hits[12] = {0};
+    for (int32_t r = 0; r < 12; r++)
+        for (int i = 0; i < 300; i++) {
+            int32_t d = rank_pattern_destination(&pat, r, &rng);
+            CU_ASSERT_EQUAL(rank_pattern_sends(&pat, r), r < 2);
+            if (r >= 2) {
+                CU_ASSERT_EQUAL(d, RANK_PATTERN_NONE);
+            } else if (d >= 0 && d < 12 && d != r) {
+                hits[d]++;
+            } else {
+                CU_FAIL("fanout sent to itself or out of the job");
+            }
+        }
+    for (int t = 2; t < 12; t++)
+        CU_ASSERT(hits[t] > 30); /* 600 draws over 10 or 11 ranks */
+    rank_pattern_destroy(&pat);
+    CU_ASSERT(pattern_fails("fanout", (struct rank_pattern_params){.targets = 12}, 12));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "targets 12 (expected 1 .. 11"));
 }
 
 /* 4 groups x 2 routers x 3 nodes. */
@@ -439,6 +469,7 @@ static const struct test_case test_job_traffic_cases[] = {
     {"permutation: a seeded derangement", test_permutation},
     {"tornado: r + offset mod n, errors", test_tornado},
     {"incast: targets only receive", test_incast},
+    {"fanout: the first ranks send to all the others", test_fanout},
     {"group_pair: same index, another group", test_group_pair},
     {"periodic: exactly every interval", test_periodic},
     {"bernoulli: binomial rate, fires and next", test_bernoulli_rate},

@@ -32,6 +32,7 @@ static const struct {
     {"motif", test_motif_register},
     {"links", test_links_register},
     {"workload", test_workload_register},
+    {"throttle", test_throttle_register},
 };
 
 int main(int argc, char **argv)

@@ -9,6 +9,7 @@
 #include "job_traffic.h"
 #include "motif.h"
 #include "placement.h"
+#include "throttle.h"
 #include "traffic.h"
 
 /* ---- the choices: "none" first, then the plug-ins ---- */
@@ -111,7 +112,7 @@ static const struct setting job_rows[] = {
     JOB_INT64("off_cycles", off_cycles, 0, 0, INT_MAX, "on_off: cycles off"),
     JOB_INT("offset", offset, 1, INT_MIN + 1, SETTING_UNBOUNDED_INT,
             "tornado: rank r sends to r + offset"),
-    JOB_INT("targets", targets, 1, 1, SETTING_UNBOUNDED_INT, "incast: ranks 0..targets-1 receive"),
+    JOB_INT("targets", targets, 1, 1, SETTING_UNBOUNDED_INT, "incast: ranks 0..targets-1 receive; fanout: they send"),
     JOB_INT64("message_bytes", message_bytes, 0, 0, SETTING_UNBOUNDED_INT64,
               "bytes of a message (open loop: 0 = single packets; motifs: 0 = 4096)"),
     JOB_INT("iterations", iterations, 1, 1, SETTING_UNBOUNDED_INT, "motif: iterations"),
@@ -125,6 +126,27 @@ static const struct setting job_rows[] = {
     JOB_INT64("allreduce_threshold", allreduce_threshold, MOTIF_ALLREDUCE_THRESHOLD, 0,
               SETTING_UNBOUNDED_INT64,
               "allreduce: recursive doubling below this many bytes, ring from it on"),
+    SETTING_CHOICE_ROW(struct config_job, "throttle", throttle, "none", throttle_kind_names,
+                       "injection throttle of each of its nodes: a token bucket at a fixed "
+                       "rate (static) or at a rate set every window from the stall fraction "
+                       "(aimd); jobs that send messages"),
+    SETTING_NUMBER(struct config_job, SETTING_DOUBLE, "throttle_rate", throttle_rate, 0, 0, 64,
+                   "static: the cap; aimd: the starting rate (0: the line rate), "
+                   "phits/(node*cycle)"),
+    JOB_INT("throttle_bucket_packets", throttle_bucket_packets, 2, 1, 1024,
+            "static, aimd: token bucket depth, packets (the largest burst at line rate)"),
+    JOB_INT64("throttle_window_cycles", throttle_window_cycles, 200, 1, INT_MAX,
+              "aimd: cycles between two rate updates"),
+    SETTING_NUMBER(struct config_job, SETTING_DOUBLE, "throttle_gain", throttle_gain, 0.125, 0, 1,
+                   "aimd: g, the weight of the last window's stall fraction in alpha"),
+    SETTING_NUMBER(struct config_job, SETTING_DOUBLE, "throttle_step", throttle_step, 0.002, 0, 64,
+                   "aimd: additive increase after a window without stall, phits/(node*cycle)"),
+    SETTING_NUMBER(struct config_job, SETTING_DOUBLE, "throttle_min_rate", throttle_min_rate, 0.01,
+                   0, 64, "aimd: the lowest rate, phits/(node*cycle)"),
+    SETTING_NUMBER(struct config_job, SETTING_DOUBLE, "delay_sensitivity", delay_sensitivity, 0, 0,
+                   1e9,
+                   "aimd: c, a decrease is R * alpha / (2 + c) (0: the DCQCN-like baseline; "
+                   "plots/fit_delay_sensitivity.py measures it)"),
 };
 
 static const struct setting_table job_table = {
@@ -188,6 +210,19 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
     static const char *const always[] = {"name", "nodes", "placement", "pattern", "motif", NULL};
     static const char *const open_loop[] = {"load", "process", "message_bytes", NULL};
     static const char *const closed_loop[] = {"iterations", "compute_cycles", NULL};
+    if (strcmp(key, "throttle") == 0)
+        return true;
+    if (strncmp(key, "throttle_", 9) == 0 || strcmp(key, "delay_sensitivity") == 0) {
+        if (job_key_in(throttle_keys(job->throttle), key))
+            return true;
+        snprintf(why, len, "throttle '%s' reads ", throttle_kind_names[job->throttle]);
+        job_append_keys(why, len, throttle_keys(job->throttle));
+        if (job->throttle == THROTTLE_NONE)
+            snprintf(why, len,
+                     "throttle 'none' reads no other throttle key (set throttle = "
+                     "\"static\" or \"aimd\")");
+        return false;
+    }
     const struct placement_ops *placement = placement_registry[job->placement];
     const struct motif_ops *motif = job_motif(job);
     const struct rank_pattern_ops *rank = job_rank_pattern(job);
@@ -238,6 +273,56 @@ static int job_issue(const struct config_job *job, struct setting_issue *issue, 
     return -1;
 }
 
+/* A throttle acts on the NIC, which only messages go through; its rates lie within what the
+ * node link carries. */
+static int job_check_throttle(const struct sim_config *cfg, const struct config_job *job,
+                              struct setting_issue *issue)
+{
+    double line = cfg->links.bandwidth_node;
+    if (job->throttle == THROTTLE_NONE)
+        return 0;
+    if (!job_is_closed_loop(job) && job->message_bytes == 0) {
+        snprintf(issue->text, sizeof issue->text,
+                 "a throttle delays the packets of messages in the NIC, and single packets "
+                 "(message_bytes = 0) go straight to the injection queue (expected "
+                 "message_bytes > 0, or throttle = \"none\")");
+        return job_issue(job, issue, "throttle", "throttle");
+    }
+    if (job->throttle == THROTTLE_STATIC &&
+        (job->throttle_rate <= 0 || job->throttle_rate > line)) {
+        snprintf(issue->text, sizeof issue->text,
+                 "%.15g is not a rate cap (expected 0 < throttle_rate <= links.bandwidth_node = "
+                 "%.15g phits/cycle)",
+                 job->throttle_rate, line);
+        return job_issue(job, issue, "throttle_rate", "throttle");
+    }
+    if (job->throttle != THROTTLE_AIMD)
+        return 0;
+    if (job->throttle_min_rate <= 0 || job->throttle_min_rate > line) {
+        snprintf(issue->text, sizeof issue->text,
+                 "%.15g is not a rate floor (expected 0 < throttle_min_rate <= "
+                 "links.bandwidth_node = %.15g phits/cycle)",
+                 job->throttle_min_rate, line);
+        return job_issue(job, issue, "throttle_min_rate", "throttle");
+    }
+    if (job->throttle_rate != 0 &&
+        (job->throttle_rate < job->throttle_min_rate || job->throttle_rate > line)) {
+        snprintf(issue->text, sizeof issue->text,
+                 "%.15g is outside the controller's range (expected 0 for the line rate, or "
+                 "throttle_min_rate = %.15g <= throttle_rate <= links.bandwidth_node = %.15g)",
+                 job->throttle_rate, job->throttle_min_rate, line);
+        return job_issue(job, issue, "throttle_rate", "throttle");
+    }
+    if (job->throttle_gain <= 0) {
+        snprintf(issue->text, sizeof issue->text,
+                 "%.15g never lets a stall into alpha, so the rate never decreases (expected "
+                 "0 < throttle_gain <= 1)",
+                 job->throttle_gain);
+        return job_issue(job, issue, "throttle_gain", "throttle");
+    }
+    return 0;
+}
+
 static int job_check(const struct sim_config *cfg, const void *params, struct setting_issue *issue)
 {
     const struct config_job *job = params;
@@ -278,5 +363,27 @@ static int job_check(const struct sim_config *cfg, const void *params, struct se
                  job->load, most);
         return job_issue(job, issue, "load", "load");
     }
-    return 0;
+    return job_check_throttle(cfg, job, issue);
+}
+
+void job_throttle_params(const struct sim_config *cfg, const struct config_job *job,
+                         struct throttle_params *out)
+{
+    double line = cfg->links.bandwidth_node, packet = cfg->traffic.packet_size;
+    double rate = job->throttle_rate;
+    if (job->throttle == THROTTLE_AIMD && rate == 0)
+        rate = line;
+    *out = (struct throttle_params){
+        .kind = job->throttle,
+        .line_rate = line,
+        .rate = rate,
+        .depth = packet * job->throttle_bucket_packets,
+        .packet = packet,
+        .window = (uint64_t)job->throttle_window_cycles,
+        .gain = job->throttle_gain,
+        .step = job->throttle_step,
+        .min_rate = job->throttle_min_rate,
+        .c = job->delay_sensitivity,
+        .measure_from = (uint64_t)cfg->sim.warmup_cycles,
+    };
 }

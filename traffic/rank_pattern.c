@@ -1,5 +1,5 @@
 /* rank_pattern: the registry and the patterns that need only the job's size: uniform,
- * permutation, tornado, incast. group_pair, which needs the placement, is in
+ * permutation, tornado, incast, fanout. group_pair, which needs the placement, is in
  * rank_pattern_group_pair.c. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +8,13 @@
 #include "registry.h"
 
 const struct rank_pattern_ops *const rank_pattern_registry[] = {
-    &rank_pattern_uniform, &rank_pattern_permutation, &rank_pattern_tornado,
-    &rank_pattern_incast,  &rank_pattern_group_pair,  NULL,
+    &rank_pattern_uniform,
+    &rank_pattern_permutation,
+    &rank_pattern_tornado,
+    &rank_pattern_incast,
+    &rank_pattern_group_pair,
+    &rank_pattern_fanout,
+    NULL,
 };
 
 REGISTRY_DEFINE(rank_pattern, struct rank_pattern_ops, rank_pattern_registry)
@@ -186,4 +191,45 @@ const struct rank_pattern_ops rank_pattern_incast = {
     .init = incast_init,
     .destination = incast_destination,
     .sends = incast_sends,
+};
+
+/* ---- fanout ----------------------------------------------------------------------------- */
+
+/* The mirror of incast, the open-loop broadcast congestor: the first `targets` ranks are the
+ * roots and the only senders, each message to a rank drawn uniformly among the others. The
+ * broadcast motif waits on its tree; this keeps one-to-all traffic at the roots' `load`. */
+static int fanout_init(struct rank_pattern *pat, struct rng *rng, char *err, size_t err_len)
+{
+    (void)rng;
+    int k = pat->params.targets;
+    if (k < 1 || k >= pat->nranks) {
+        snprintf(err, err_len,
+                 "pattern fanout: targets %d (expected 1 .. %d: the job's %d ranks minus at least "
+                 "one receiver)",
+                 k, pat->nranks - 1, pat->nranks);
+        return -1;
+    }
+    return 0;
+}
+
+static bool fanout_sends(const struct rank_pattern *pat, int32_t rank)
+{
+    return rank < pat->params.targets;
+}
+
+static int32_t fanout_destination(const struct rank_pattern *pat, int32_t src, struct rng *rng)
+{
+    if (!fanout_sends(pat, src))
+        return RANK_PATTERN_NONE;
+    return uniform_destination(pat, src, rng);
+}
+
+const struct rank_pattern_ops rank_pattern_fanout = {
+    .name = "fanout",
+    .summary = "the first `targets` ranks send, each message to one of the other ranks "
+               "(uniformly): one to all",
+    .keys = incast_keys,
+    .init = fanout_init,
+    .destination = fanout_destination,
+    .sends = fanout_sends,
 };

@@ -1,0 +1,137 @@
+#!/usr/bin/python3
+"""The throttling study's figure and table (conf/sweeps/quick_throttling.cfg, throttling.cfg):
+variants named APP_MECHANISM (lattice_none, md_aimd_c, ...), every point run with sim.isolate.
+
+  figure  runtime increase (runtime / runtime alone) box plots, a panel per application, a box
+          per mechanism; the congestor's own (job --congestor, default a2a) in a last panel
+  table   (Markdown, on stdout) per application x mechanism over the points (seeds,
+          placements): the median and 99th percentile (nearest rank) of the application's
+          runtime increase, the congestor's median, the workload's node-cycles increase
+          (median), and the points whose jobs did not all finish
+
+    plots/plot_throttling.py results/quick_throttling -o plots/out/quick_throttling.png
+"""
+
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import figure_common as fc  # noqa: E402  (sets the Agg backend first)
+import dfsim_results as dr  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+
+MECHANISMS = ["none", "static", "aimd", "aimd_c"]
+LABELS = {"none": "none", "static": "static", "aimd": "AIMD c=0", "aimd_c": "AIMD c"}
+
+
+def quantile(values, q):
+    """Nearest rank, q in (0, 100] (the simulator's convention); None for no values."""
+    if not values:
+        return None
+    s = sorted(values)
+    return s[max(0, math.ceil(q / 100.0 * len(s)) - 1)]
+
+
+def collect(paths, app="app", congestor="a2a"):
+    """{(application, mechanism): {"app": [...], "congestor": [...], "node_cycles": [...],
+    "unfinished": n}} from the points' documents."""
+    data = {}
+    for path in dr.find_result_files(paths):
+        if os.path.basename(path) == "sweep.json":
+            continue
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        variant = (doc.get("sweep") or {}).get("variant") or ""
+        name, _, mech = variant.partition("_")
+        if mech not in MECHANISMS or "jobs" not in doc:
+            continue
+        cell = data.setdefault((name, mech), {"app": [], "congestor": [], "node_cycles": [],
+                                              "unfinished": 0})
+        jobs = {j["name"]: j for j in doc["jobs"]}
+        slow = {k: (jobs[k].get("slowdown") or {}).get("runtime") for k in (app, congestor)
+                if k in jobs}
+        if not all(slow.values()):
+            cell["unfinished"] += 1
+        if slow.get(app):
+            cell["app"].append(slow[app])
+        if slow.get(congestor):
+            cell["congestor"].append(slow[congestor])
+        inc = doc.get("run", {}).get("node_cycles_increase")
+        if inc:
+            cell["node_cycles"].append(inc)
+    if not data:
+        raise dr.ResultError("no throttling study points (variants APP_MECHANISM) in %s"
+                             % ", ".join(paths))
+    return data
+
+
+def apps_of(data):
+    order = ["lattice", "md", "amg"]
+    names = sorted({a for a, _ in data}, key=lambda a: (order.index(a) if a in order else 9, a))
+    return names
+
+
+def fmt(x):
+    return "-" if x is None else "%.2f" % x
+
+
+def table(data):
+    rows = ["| application | mechanism | points | runtime increase p50 | p99 | congestor p50 | "
+            "node-cycles increase p50 | not all finished |",
+            "|---|---|---|---|---|---|---|---|"]
+    for a in apps_of(data):
+        for m in MECHANISMS:
+            c = data.get((a, m))
+            if not c:
+                continue
+            rows.append("| %s | %s | %d | %s | %s | %s | %s | %d |" % (
+                a, LABELS[m], len(c["app"]), fmt(quantile(c["app"], 50)),
+                fmt(quantile(c["app"], 99)), fmt(quantile(c["congestor"], 50)),
+                fmt(quantile(c["node_cycles"], 50)), c["unfinished"]))
+    return "\n".join(rows)
+
+
+def figure(data, title=None):
+    apps = apps_of(data)
+    fig, axes = plt.subplots(1, len(apps) + 1, figsize=(3.2 * (len(apps) + 1), 3.6),
+                             squeeze=False)
+    panels = [(a, "app") for a in apps] + [(None, "congestor")]
+    for ax, (a, key) in zip(axes[0], panels):
+        boxes, labels = [], []
+        for m in MECHANISMS:
+            if a is None:  # the congestor: every application's points together
+                values = [v for (x, mm), c in sorted(data.items()) if mm == m for v in c[key]]
+            else:
+                values = data.get((a, m), {}).get(key, [])
+            if values:
+                boxes.append(values)
+                labels.append(LABELS[m])
+        if boxes:
+            ax.boxplot(boxes, whis=(0, 100))
+            ax.set_xticks(range(1, len(labels) + 1))
+            ax.set_xticklabels(labels, rotation=30)
+        ax.set_title(a if a else "congestor (a2a)")
+        ax.axhline(1.0, color="0.6", linewidth=0.8)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("runtime / runtime alone")
+    fig.suptitle(title or "Runtime increase under a congestor, by throttling mechanism")
+    fig.tight_layout()
+    return fig
+
+
+def main(argv=None):
+    p = fc.base_parser(__doc__.split("\n\n")[0], "plots/out/throttling.png")
+    p.add_argument("--app", default="app", help="the application's job name (default app)")
+    p.add_argument("--congestor", default="a2a",
+                   help="the closed-loop congestor's job name (default a2a)")
+    args = p.parse_args(argv)
+    data = collect(args.inputs, args.app, args.congestor)
+    print(table(data))
+    return fc.save_figure(figure(data, args.title), args.output, args.pdf)
+
+
+if __name__ == "__main__":
+    sys.exit(fc.run_main(main))

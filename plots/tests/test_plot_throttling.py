@@ -1,0 +1,70 @@
+"""plots/plot_throttling.py on hand-made study documents: the nearest-rank quantiles, the
+grouping by APP_MECHANISM variant, unfinished points counted and left out, the table's rows and
+the figure's panels."""
+
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+import fixture  # noqa: F401  (puts plots/ on the path)
+
+import figure_common  # noqa: F401  (Agg backend before pyplot)
+import dfsim_results as dr
+import plot_throttling as pt
+import matplotlib.pyplot as plt
+
+
+def doc(variant, app, a2a, node_cycles):
+    def job(name, s):
+        return {"name": name, "slowdown": {"runtime": s} if s else {"runtime": None}}
+    return {"dfsim": {}, "sweep": {"variant": variant},
+            "run": {"node_cycles_increase": node_cycles},
+            "jobs": [job("app", app), job("a2a", a2a), {"name": "inc"}]}
+
+
+class PlotThrottling(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="dfsim-throttling-")
+        points = [("lattice_none", 3.0, 2.0, 2.5), ("lattice_none", 5.0, None, 3.0),
+                  ("lattice_none", 4.0, 2.2, 2.8), ("lattice_aimd", 2.0, 1.5, 1.6),
+                  ("amg_static", 1.1, 4.0, 2.0)]
+        for i, (v, a, b, n) in enumerate(points):
+            os.makedirs(os.path.join(cls.dir, v), exist_ok=True)
+            with open(os.path.join(cls.dir, v, "seed%d.json" % i), "w") as f:
+                json.dump(doc(v, a, b, n), f)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def test_quantile_nearest_rank(self):
+        self.assertEqual(pt.quantile([4, 1, 3, 2], 50), 2)
+        self.assertEqual(pt.quantile([4, 1, 3, 2], 99), 4)
+        self.assertEqual(pt.quantile(list(range(1, 101)), 99), 99)
+        self.assertIsNone(pt.quantile([], 50))
+
+    def test_collect_and_table(self):
+        data = pt.collect([self.dir])
+        cell = data[("lattice", "none")]
+        self.assertEqual(sorted(cell["app"]), [3.0, 4.0, 5.0])
+        self.assertEqual(sorted(cell["congestor"]), [2.0, 2.2])
+        self.assertEqual(cell["unfinished"], 1)
+        text = pt.table(data)
+        self.assertIn("| lattice | none | 3 | 4.00 | 5.00 | 2.00 | 2.80 | 1 |", text)
+        self.assertIn("| lattice | AIMD c=0 | 1 | 2.00 | 2.00 | 1.50 | 1.60 | 0 |", text)
+        self.assertLess(text.index("| lattice |"), text.index("| amg |"))
+        with self.assertRaises(dr.ResultError):
+            pt.collect([os.path.join(self.dir, "nothing")])
+
+    def test_figure_panels(self):
+        fig = pt.figure(pt.collect([self.dir]))
+        self.assertEqual([ax.get_title() for ax in fig.axes],
+                         ["lattice", "amg", "congestor (a2a)"])
+        plt.close(fig)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,361 @@
+/* Injection throttling (traffic/throttle.c, its hook in src/workload.c): the AIMD rule as the
+ * issue writes it, a rate that never falls as the delay sensitivity grows, a token bucket
+ * that delivers its rate, a static cap that a saturating job's accepted load meets, AIMD's
+ * equilibrium on one bottleneck, a sensitive job backing off less, no message lost or
+ * duplicated under --check, and the exact messages of bad throttle settings. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "point.h"
+#include "result_json.h"
+#include "rng.h"
+#include "sim.h"
+#include "stats.h"
+#include "test_util.h"
+#include "throttle.h"
+
+static char throttle_dir[64];
+
+static int throttle_suite_init(void)
+{
+    return test_tmpdir_create(throttle_dir, "throttle");
+}
+
+static int throttle_suite_cleanup(void)
+{
+    return test_tmpdir_remove(throttle_dir);
+}
+
+static struct throttle_params throttle_aimd(double c)
+{
+    return (struct throttle_params){.kind = THROTTLE_AIMD,
+                                    .line_rate = 1,
+                                    .rate = 1,
+                                    .depth = 16,
+                                    .packet = 8,
+                                    .window = 100,
+                                    .gain = 0.5,
+                                    .step = 0.05,
+                                    .min_rate = 0.1,
+                                    .c = c};
+}
+
+/* ---- the controller alone ---- */
+
+/* alpha <- (1-g) alpha + g x; x > 0: R <- R (1 - alpha/(2+c)); else R <- R + step; R within
+ * [min_rate, line rate]. */
+static void test_aimd_rule(void)
+{
+    struct throttle_params p = throttle_aimd(2);
+    struct throttle_node n;
+    throttle_node_init(&n, &p);
+    CU_ASSERT_DOUBLE_EQUAL(n.alpha, 0, 0);
+    throttle_aimd_update(&n, &p, 1.0); /* alpha 0.5, R 1 * (1 - 0.5/4) */
+    CU_ASSERT_DOUBLE_EQUAL(n.alpha, 0.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(n.rate, 0.875, 1e-12);
+    throttle_aimd_update(&n, &p, 0.0); /* alpha 0.25, R + step */
+    CU_ASSERT_DOUBLE_EQUAL(n.alpha, 0.25, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(n.rate, 0.925, 1e-12);
+    for (int i = 0; i < 10; i++)
+        throttle_aimd_update(&n, &p, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(n.rate, 1.0, 0); /* capped at the line rate */
+    p.c = 0;
+    for (int i = 0; i < 50; i++)
+        throttle_aimd_update(&n, &p, 1.0);
+    CU_ASSERT_DOUBLE_EQUAL(n.rate, p.min_rate, 0); /* held at the floor */
+}
+
+/* The windows a NIC was not visited in count as windows without stall, and a window's stall
+ * fraction is its stalled over its ready cycles. */
+static void test_aimd_windows(void)
+{
+    struct throttle_params p = throttle_aimd(0);
+    struct throttle_node n;
+    throttle_node_init(&n, &p);
+    for (int i = 0; i < 4; i++)
+        throttle_node_ready(&n);
+    throttle_node_stalled(&n);         /* x = 1/4 in window 0 */
+    throttle_node_advance(&n, &p, 99); /* window 0 still open */
+    CU_ASSERT_DOUBLE_EQUAL(n.rate, 1, 0);
+    throttle_node_advance(&n, &p, 100); /* closes it: alpha 0.125, R 1 - 0.0625 */
+    CU_ASSERT_DOUBLE_EQUAL(n.alpha, 0.125, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(n.rate, 0.9375, 1e-12);
+    CU_ASSERT_EQUAL(n.ready, 0);
+    throttle_node_advance(&n, &p, 350); /* windows 1 and 2 without a ready cycle */
+    CU_ASSERT_EQUAL(n.window, 3);
+    CU_ASSERT_DOUBLE_EQUAL(n.rate, 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(n.alpha, 0.125 / 4, 1e-12);
+}
+
+/* For the same stall fractions, a larger c never gives a lower rate: every step of the rule is
+ * monotone in R and the decrease factor grows with c. Random fraction sequences. */
+static void test_aimd_monotone_in_c(void)
+{
+    const double cs[] = {0, 0.25, 1, 4, 100};
+    enum { NC = sizeof cs / sizeof cs[0] };
+    struct rng rng;
+    rng_seed(&rng, 19, 0);
+    int strictly = 0;
+    for (int trial = 0; trial < 50; trial++) {
+        struct throttle_params p[NC];
+        struct throttle_node n[NC];
+        for (int k = 0; k < NC; k++) {
+            p[k] = throttle_aimd(cs[k]);
+            throttle_node_init(&n[k], &p[k]);
+        }
+        for (int step = 0; step < 200; step++) {
+            uint32_t u = rng_below(&rng, 1000);
+            double x = u < 400 ? 0 : (double)(u - 400) / 600.0;
+            for (int k = 0; k < NC; k++)
+                throttle_aimd_update(&n[k], &p[k], x);
+            for (int k = 1; k < NC; k++) {
+                CU_ASSERT(n[k].rate >= n[k - 1].rate);
+                strictly += n[k].rate > n[k - 1].rate;
+            }
+        }
+    }
+    CU_ASSERT(strictly > 0); /* and c does change the rate */
+}
+
+/* A saturating sender behind a bucket of rate r sends r phits per cycle on average. */
+static void test_bucket_rate(void)
+{
+    const double rates[] = {0.3, 0.125, 0.7};
+    for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+        struct throttle_params p = {
+            .kind = THROTTLE_STATIC, .line_rate = 1, .rate = rates[i], .depth = 16, .packet = 8};
+        struct throttle_node n;
+        throttle_node_init(&n, &p);
+        uint64_t sent = 0, cycles = 100000, busy_until = 0;
+        for (uint64_t t = 0; t < cycles; t++) {
+            if (t < busy_until || !throttle_node_admits(&n, &p, t))
+                continue;
+            throttle_node_sent(&n, &p);
+            sent++;
+            busy_until = t + 8; /* the link at 1 phit/cycle */
+        }
+        double rate = (double)(sent * 8) / (double)cycles;
+        CU_ASSERT_DOUBLE_EQUAL(rate, rates[i], 0.002);
+    }
+}
+
+/* ---- in the simulator ---- */
+
+#define SMALL_NET "topology = { p = 2; a = 4; h = 2; };\nbuffers = { injection = 32; };\n"
+
+static void throttle_point(const char *text, const char *const *ov, int n, bool check,
+                           struct result *res)
+{
+    char path[128], err[CONFIG_ERROR_LEN];
+    snprintf(path, sizeof path, "%s/t.cfg", throttle_dir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+    static struct sim_config cfg;
+    int rc = config_load(path, ov, n, &cfg, err);
+    if (rc != 0)
+        fprintf(stderr, "\n%s\n", err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    const struct point_options opt = {.check_invariants = check};
+    struct point_outcome out;
+    enum sim_status status = point_run(&cfg, &opt, res, &out);
+    if (status != SIM_OK)
+        fprintf(stderr, "\n%s\n", out.message);
+    CU_ASSERT_EQUAL_FATAL(status, SIM_OK);
+    CU_ASSERT_EQUAL_FATAL(res->n_jobs, 1);
+}
+
+/* A uniform job offering 1 phit/node/cycle (more than the network takes) accepts r under a
+ * static cap r, and more than r without it. */
+static void test_static_cap_accepted(void)
+{
+    static const char text[] =
+        SMALL_NET "sim = { warmup_cycles = 2000; measure_cycles = 10000; };\n"
+                  "jobs = ( { name = \"sat\"; nodes = 72; pattern = \"uniform\"; load = 1.0;\n"
+                  "           message_bytes = 512; } );\n";
+    struct result res;
+    throttle_point(text, NULL, 0, false, &res);
+    double free_accepted = res.jobs[0].accepted;
+    CU_ASSERT(strcmp(res.jobs[0].throttle, "none") == 0);
+    result_free(&res);
+    const char *caps[] = {"0.15", "0.3"};
+    for (int i = 0; i < 2; i++) {
+        char rate[64];
+        snprintf(rate, sizeof rate, "jobs.sat.throttle_rate=%s", caps[i]);
+        const char *ov[] = {"jobs.sat.throttle=static", rate};
+        throttle_point(text, ov, 2, false, &res);
+        double r = atof(caps[i]);
+        CU_ASSERT(free_accepted > 1.5 * r);
+        CU_ASSERT_DOUBLE_EQUAL(res.jobs[0].accepted, r, 0.01 * r);
+        CU_ASSERT_DOUBLE_EQUAL(res.jobs[0].injected, r, 0.01 * r);
+        CU_ASSERT_DOUBLE_EQUAL(res.jobs[0].throttle_mean_rate, r, 0);
+        result_free(&res);
+    }
+}
+
+/* Incast: 8 senders offering 1 phit/cycle each to one node, whose link takes 1: one
+ * bottleneck of capacity C = 1 shared by N = 8. Expected equilibrium: each sender's rate saws
+ * between about C/N (where the target's link, and so the injection queues, back up) and
+ * C/N (1 - alpha/2): a mean rate close to C/N, the bottleneck nearly busy, and stalls only in
+ * the windows at the top of the saw, so a small stall fraction (without a throttle the
+ * injection queues stay full: nearly every ready cycle stalls). The target sends nothing and
+ * keeps the line rate, so the senders' mean rate is (9 * job mean - 1) / 8. */
+static const char incast_text[] = SMALL_NET
+    "sim = { warmup_cycles = 2000; measure_cycles = 60000; };\n"
+    "jobs = ( { name = \"inc\"; nodes = 9; placement = \"random_nodes\";\n"
+    "           pattern = \"incast\"; targets = 1; load = 1.0; message_bytes = 512; } );\n";
+
+static void test_aimd_single_bottleneck(void)
+{
+    struct result res;
+    throttle_point(incast_text, NULL, 0, false, &res);
+    double free_stall = res.jobs[0].stall_fraction;
+    CU_ASSERT(free_stall > 0.9);
+    result_free(&res);
+    const char *ov[] = {"jobs.inc.throttle=aimd"};
+    throttle_point(incast_text, ov, 1, false, &res);
+    const struct job_result *j = &res.jobs[0];
+    double sender_rate = (9 * j->throttle_mean_rate - 1) / 8, fair = 1.0 / 8;
+    CU_ASSERT(sender_rate > 0.75 * fair && sender_rate < 1.25 * fair);
+    CU_ASSERT(j->stall_fraction < 0.15);
+    CU_ASSERT(j->accepted > 0.9 / 9); /* the bottleneck kept at least 90% busy */
+    result_free(&res);
+}
+
+/* The same bottleneck with a delay-sensitive job (c = 10): it backs off less, so its mean
+ * rate is higher and it stalls more than the baseline c = 0. */
+static void test_aimd_sensitive_backs_off_less(void)
+{
+    struct result res;
+    const char *base[] = {"jobs.inc.throttle=aimd", "jobs.inc.delay_sensitivity=0"};
+    throttle_point(incast_text, base, 2, false, &res);
+    double rate0 = res.jobs[0].throttle_mean_rate, stall0 = res.jobs[0].stall_fraction;
+    result_free(&res);
+    const char *sensitive[] = {"jobs.inc.throttle=aimd", "jobs.inc.delay_sensitivity=10"};
+    throttle_point(incast_text, sensitive, 2, false, &res);
+    CU_ASSERT(res.jobs[0].throttle_mean_rate > rate0);
+    CU_ASSERT(res.jobs[0].stall_fraction > stall0);
+    result_free(&res);
+}
+
+/* Throttled closed-loop jobs deliver every message exactly once: --check recounts every
+ * message's packets each cycle, the job finishes, and it sends and receives what the same
+ * job sends unthrottled. */
+static void test_throttle_keeps_messages(void)
+{
+    static const char text[] =
+        SMALL_NET "sim = { warmup_cycles = 500; };\n"
+                  "jobs = ( { name = \"a2a\"; nodes = 24; placement = \"random_nodes\";\n"
+                  "           motif = \"alltoall\"; message_bytes = 1024; iterations = 2; } );\n";
+    struct result res;
+    throttle_point(text, NULL, 0, true, &res);
+    uint64_t sent = res.jobs[0].messages_sent;
+    double runtime = res.jobs[0].runtime_cycles;
+    CU_ASSERT(sent == 2 * 24 * 23);
+    result_free(&res);
+    const char *kinds[][3] = {
+        {"jobs.a2a.throttle=static", "jobs.a2a.throttle_rate=0.2", NULL},
+        {"jobs.a2a.throttle=aimd", "jobs.a2a.throttle_window_cycles=50", NULL},
+    };
+    for (int k = 0; k < 2; k++) {
+        throttle_point(text, kinds[k], 2, true, &res);
+        CU_ASSERT(res.jobs[0].finished);
+        CU_ASSERT_EQUAL(res.jobs[0].messages_sent, sent);
+        CU_ASSERT_EQUAL(res.jobs[0].messages_delivered, sent);
+        CU_ASSERT_EQUAL(res.jobs[0].delivered, res.jobs[0].injected_packets);
+        if (k == 0) { /* the cap binds: this alltoall injects 0.29 unthrottled */
+            CU_ASSERT(res.jobs[0].injected <= 0.2 + 1e-9);
+            CU_ASSERT(res.jobs[0].runtime_cycles > 1.3 * runtime);
+        }
+        result_free(&res);
+    }
+}
+
+/* ---- bad settings ---- */
+
+static void test_bad_throttle(void)
+{
+    static const struct {
+        const char *job, *expected;
+    } cases[] = {
+        {"pattern = \"uniform\"; load = 0.5; throttle = \"static\"; throttle_rate = 0.2;",
+         "{F}:3: jobs.j.throttle: a throttle delays the packets of messages in the NIC, and "
+         "single packets (message_bytes = 0) go straight to the injection queue (expected "
+         "message_bytes > 0, or throttle = \"none\")"},
+        {"motif = \"barrier\"; throttle = \"static\";",
+         "{F}:3: jobs.j.throttle_rate: 0 is not a rate cap (expected 0 < throttle_rate <= "
+         "links.bandwidth_node = 1 phits/cycle)"},
+        {"motif = \"barrier\"; throttle = \"static\"; throttle_rate = 1.5;",
+         "{F}:3: jobs.j.throttle_rate: 1.5 is not a rate cap (expected 0 < throttle_rate <= "
+         "links.bandwidth_node = 1 phits/cycle)"},
+        {"motif = \"barrier\"; throttle = \"aimd\"; throttle_min_rate = 0;",
+         "{F}:3: jobs.j.throttle_min_rate: 0 is not a rate floor (expected 0 < "
+         "throttle_min_rate <= links.bandwidth_node = 1 phits/cycle)"},
+        {"motif = \"barrier\"; throttle = \"aimd\"; throttle_rate = 0.005;",
+         "{F}:3: jobs.j.throttle_rate: 0.005 is outside the controller's range (expected 0 "
+         "for the line rate, or throttle_min_rate = 0.01 <= throttle_rate <= "
+         "links.bandwidth_node = 1)"},
+        {"motif = \"barrier\"; throttle = \"aimd\"; throttle_gain = 0;",
+         "{F}:3: jobs.j.throttle_gain: 0 never lets a stall into alpha, so the rate never "
+         "decreases (expected 0 < throttle_gain <= 1)"},
+        {"motif = \"barrier\"; throttle = \"slow\";",
+         "{F}:3: jobs.j.throttle: unknown value 'slow' (expected one of: none, static, aimd)"},
+        {"motif = \"barrier\"; throttle = \"static\"; throttle_rate = 0.5; "
+         "delay_sensitivity = 2;",
+         "{F}:3: jobs.j.delay_sensitivity: this job does not read it (expected only what it "
+         "reads: throttle 'static' reads throttle_rate, throttle_bucket_packets)"},
+        {"motif = \"barrier\"; throttle_rate = 0.5;",
+         "{F}:3: jobs.j.throttle_rate: this job does not read it (expected only what it "
+         "reads: throttle 'none' reads no other throttle key (set throttle = \"static\" or "
+         "\"aimd\"))"},
+        {"motif = \"barrier\"; throttle = \"aimd\"; throttle_gain = 2;",
+         "{F}:3: jobs.j.throttle_gain: 2 is out of range"},
+    };
+    char path[128], err[CONFIG_ERROR_LEN], text[1024], expected[1024];
+    snprintf(path, sizeof path, "%s/bad.cfg", throttle_dir);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text,
+                 "topology = { p = 2; a = 4; h = 2; };\njobs = (\n"
+                 "  { name = \"j\"; nodes = 4; %s } );\n",
+                 cases[i].job);
+        FILE *f = fopen(path, "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        fputs(text, f);
+        fclose(f);
+        static struct sim_config cfg;
+        int rc = config_load(path, NULL, 0, &cfg, err);
+        CU_ASSERT_EQUAL(rc, -1);
+        const char *tail = strstr(cases[i].expected, "{F}") + 3;
+        snprintf(expected, sizeof expected, "%s%s", path, tail);
+        if (strncmp(err, expected, strlen(expected)) != 0)
+            fprintf(stderr, "\ncase %zu:\n  got      %s\n  expected %s\n", i, err, expected);
+        CU_ASSERT(strncmp(err, expected, strlen(expected)) == 0);
+    }
+    /* and the binary exits 2 on one of them */
+    char command[256], out[2048];
+    snprintf(command, sizeof command, "./dfsim run %s --quiet -o %s/x.json", path, throttle_dir);
+    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "jobs.j.throttle_gain"));
+}
+
+int test_throttle_register(void)
+{
+    static const struct test_case cases[] = {
+        {"the AIMD rule", test_aimd_rule},
+        {"AIMD windows, visited or not", test_aimd_windows},
+        {"a larger c never gives a lower rate", test_aimd_monotone_in_c},
+        {"a token bucket delivers its rate", test_bucket_rate},
+        {"a static cap r: a saturating job accepts r", test_static_cap_accepted},
+        {"AIMD on one bottleneck: the fair share, few stalls", test_aimd_single_bottleneck},
+        {"a delay-sensitive job backs off less", test_aimd_sensitive_backs_off_less},
+        {"throttling loses and duplicates no message (--check)", test_throttle_keeps_messages},
+        {"bad throttle settings: located messages", test_bad_throttle},
+    };
+    return test_add_suite("throttle", throttle_suite_init, throttle_suite_cleanup, cases,
+                          sizeof cases / sizeof cases[0]);
+}
