@@ -367,6 +367,16 @@ static void workload_open_loop_cycle(struct sim *sim, int j)
     }
 }
 
+/* A closed-loop job ends when its last rank finishes: on a delivery, a send leaving the NIC or
+ * a step with nothing to wait for (an allreduce's empty last doubling step), so each asks. */
+static void workload_job_check_done(struct workload *w, struct workload_job *jb, uint64_t now)
+{
+    if (motif_run_done(jb->motif) && !jb->end_cycle) {
+        jb->end_cycle = now;
+        w->running_closed--;
+    }
+}
+
 static void workload_closed_loop_cycle(struct sim *sim, int j)
 {
     struct workload *w = sim->workload;
@@ -379,6 +389,7 @@ static void workload_closed_loop_cycle(struct sim *sim, int j)
                  jb->cfg->name, motif_run_error(jb->motif));
         sim->status = SIM_INVARIANT;
     }
+    workload_job_check_done(w, jb, sim->cycle);
 }
 
 /* The throttle of a node's NIC, its windows closed up to now; NULL when its job has none. */
@@ -527,8 +538,10 @@ void workload_packet_injected(struct sim *sim, uint32_t packet)
     if (!tag)
         return;
     struct workload_message *m = &w->messages[tag - 1];
-    if (++m->injected == m->packets && jb->closed)
+    if (++m->injected == m->packets && jb->closed) {
         motif_run_sent(jb->motif, m->src_rank, m->tag, sim->cycle);
+        workload_job_check_done(w, jb, sim->cycle);
+    }
 }
 
 static void workload_message_done(struct sim *sim, uint32_t index)
@@ -543,10 +556,7 @@ static void workload_message_done(struct sim *sim, uint32_t index)
     }
     if (jb->closed) {
         motif_run_delivered(jb->motif, m->src_rank, m->dst_rank, m->tag, sim->cycle);
-        if (motif_run_done(jb->motif) && !jb->end_cycle) {
-            jb->end_cycle = sim->cycle;
-            w->running_closed--;
-        }
+        workload_job_check_done(w, jb, sim->cycle);
     }
     workload_message_free(w, index);
 }

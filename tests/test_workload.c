@@ -208,6 +208,40 @@ static void test_alltoall_exact_without_contention(void)
     result_free(&res);
 }
 
+/* Allreduce by recursive doubling (message_bytes below allreduce_threshold) on the same
+ * contention-free group, 2 iterations. Every message is one packet, 29 cycles from creation
+ * to arrival (1 + 5 + 10 + 5 + 1 + 7), and a rank enters its next step the cycle after an
+ * arrival. 8 ranks: three doubling steps of 30 cycles; the empty first step takes no time,
+ * the empty last one the cycle after the last arrival: 90 per iteration. 6 ranks (p2 = 4,
+ * rem = 2): rank 0's result needs three messages in a row (0 -> 1, the partner's step-1
+ * message to 1, 1 -> 0), so no iteration is shorter than 3 * 29. Either way the job must end
+ * when its last rank does, even when that rank's last step is empty (it once waited for a
+ * delivery that never came, and the run was stopped as a deadlock). */
+static double allreduce_doubling_runtime(int ranks)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "topology = { p = 1; a = 8; h = 4; };\n"
+             "sim = { warmup_cycles = 10; };\n"
+             "jobs = ( { name = \"ar\"; nodes = %d; placement = \"contiguous\";\n"
+             "           motif = \"allreduce\"; message_bytes = 128; iterations = 2; } );\n",
+             ranks);
+    struct sim_config cfg;
+    struct result res;
+    workload_point(text, NULL, 0, &cfg, &res);
+    const struct job_result *job = &res.jobs[0];
+    CU_ASSERT_EQUAL(job->message_latency.min, 29);
+    double runtime = job->runtime_cycles;
+    result_free(&res);
+    return runtime;
+}
+
+static void test_allreduce_doubling(void)
+{
+    CU_ASSERT_EQUAL(allreduce_doubling_runtime(8), 2 * 90);
+    CU_ASSERT(allreduce_doubling_runtime(6) >= 2 * 3 * 29);
+}
+
 static void test_alltoall_injection_bound(void)
 {
     static const char text[] =
@@ -500,6 +534,7 @@ int test_workload_register(void)
         {"ping-pong: the round trip by hand", test_pingpong_round_trip_by_hand},
         {"alltoall: the injection bound", test_alltoall_injection_bound},
         {"alltoall: exact without contention", test_alltoall_exact_without_contention},
+        {"allreduce: recursive doubling ends, by hand", test_allreduce_doubling},
         {"same shape elsewhere, same results", test_results_do_not_depend_on_node_ids},
         {"a silent job changes nothing", test_silent_job_changes_nothing},
         {"--isolate: alone and slowdown", test_isolate},
