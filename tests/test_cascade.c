@@ -195,44 +195,6 @@ static void test_links(void)
     }
 }
 
-/* Breadth-first distances to router dst over paths crossing at most one global link:
- * dist[r] from r before the global link, dist[n + r] after it (as in test_topology.c). */
-static void bfs_one_global(const struct topology *t, int dst, int *dist, int *queue)
-{
-    int n = t->routers, head = 0, tail = 0;
-    for (int i = 0; i < 2 * n; i++)
-        dist[i] = -1;
-    dist[dst] = dist[n + dst] = 0;
-    queue[tail++] = dst;
-    queue[tail++] = n + dst;
-    while (head < tail) {
-        int state = queue[head++], r = state % n, used = state / n;
-        for (int port = t->kinds[0].first[PORT_LOCAL]; port < t->radix; port++) {
-            int global = topology_port_class(t, r, port) == PORT_GLOBAL;
-            if (global && used == 0)
-                continue;
-            int prev = topology_neighbour(t, r, port) + (used - global) * n;
-            if (dist[prev] < 0) {
-                dist[prev] = dist[state] + 1;
-                queue[tail++] = prev;
-            }
-        }
-    }
-}
-
-/* The ports of r one hop closer to dst (by BFS): exactly what min_ports must return. */
-static uint64_t closer_ports(const struct topology *t, int r, const int *dist)
-{
-    uint64_t ports = 0;
-    for (int port = t->kinds[0].first[PORT_LOCAL]; port < t->radix; port++) {
-        int far = topology_neighbour(t, r, port);
-        int after = topology_port_class(t, r, port) == PORT_GLOBAL ? t->routers + far : far;
-        if (dist[after] == dist[r] - 1)
-            ports |= 1ull << port;
-    }
-    return ports;
-}
-
 struct walk {
     int local, global, row_after_col;
 };
@@ -277,7 +239,7 @@ static void test_oracle(void)
             *queue = malloc(2 * (size_t)n * sizeof *queue);
         long mismatched_sets = 0, broken_order = 0, alternatives = 0;
         for (int dst = 0; dst < n; dst++) {
-            bfs_one_global(&t, dst, dist, queue);
+            test_bfs_one_global(&t, dst, dist, queue);
             for (int src = 0; src < n; src++) {
                 if (src == dst) {
                     CU_ASSERT_EQUAL(topology_min_port(&t, src, dst), -1);
@@ -285,7 +247,7 @@ static void test_oracle(void)
                     continue;
                 }
                 uint64_t ports = topology_min_ports(&t, src, dst);
-                mismatched_sets += ports != closer_ports(&t, src, dist);
+                mismatched_sets += ports != test_closer_ports(&t, src, dist);
                 alternatives += __builtin_popcountll(ports) > 1;
                 CU_ASSERT((ports >> topology_min_port(&t, src, dst)) & 1);
                 struct walk w = walk_min_path(sh, &t, src, dst, dist[src]);

@@ -226,46 +226,6 @@ static void test_arrangement_formulas(void)
 
 /* ---- the minimal-route oracle ---- */
 
-/* Breadth-first distances to router dst over paths crossing at most one global link:
- * dist[r] from r with its global link still to take, dist[routers + r] with it taken. */
-static void dfp_bfs(const struct topology *t, int dst, int *dist, int *queue)
-{
-    int n = t->routers, head = 0, tail = 0;
-    for (int i = 0; i < 2 * n; i++)
-        dist[i] = -1;
-    dist[dst] = dist[n + dst] = 0;
-    queue[tail++] = dst;
-    queue[tail++] = n + dst;
-    while (head < tail) {
-        int state = queue[head++], r = state % n, used = state / n;
-        const struct router_kind *k = topology_kind_of(t, r);
-        for (int port = k->first[PORT_LOCAL]; port < k->radix; port++) {
-            int global = k->port_class[port] == PORT_GLOBAL;
-            if (global && !used)
-                continue;
-            int prev = topology_neighbour(t, r, port) + (used - global) * n;
-            if (dist[prev] < 0) {
-                dist[prev] = dist[state] + 1;
-                queue[tail++] = prev;
-            }
-        }
-    }
-}
-
-/* Every port of src that leads one hop closer: the exact minimal first hops. */
-static uint64_t dfp_closer_ports(const struct topology *t, int src, const int *dist)
-{
-    const struct router_kind *k = topology_kind_of(t, src);
-    uint64_t ports = 0;
-    for (int port = k->first[PORT_LOCAL]; port < k->radix; port++) {
-        int far = topology_neighbour(t, src, port);
-        int after = k->port_class[port] == PORT_GLOBAL ? t->routers + far : far;
-        if (dist[after] >= 0 && dist[after] == dist[src] - 1)
-            ports |= 1ull << port;
-    }
-    return ports;
-}
-
 /* min_port's path from src: its length by class; fails if it does not arrive. */
 static void dfp_follow(const struct topology *t, int src, int dst, int limit, int *local,
                        int *global)
@@ -296,14 +256,14 @@ static void check_oracle(const struct dfp_shape *s, int reach_all)
     int *dist = malloc(2 * (size_t)n * sizeof *dist),
         *queue = malloc(2 * (size_t)n * sizeof *queue);
     for (int dst = 0; dst < n; dst++) {
-        dfp_bfs(&t, dst, dist, queue);
+        test_bfs_one_global(&t, dst, dist, queue);
         for (int src = 0; src < n; src++) {
             if (src == dst) {
                 CU_ASSERT_EQUAL(topology_min_port(&t, src, dst), -1);
                 continue;
             }
             uint64_t ports = topology_min_ports(&t, src, dst);
-            CU_ASSERT_EQUAL(ports, dfp_closer_ports(&t, src, dist));
+            CU_ASSERT_EQUAL(ports, test_closer_ports(&t, src, dist));
             CU_ASSERT((ports >> topology_min_port(&t, src, dst)) & 1);
             int local, global, el, eg;
             dfp_follow(&t, src, dst, dist[src], &local, &global);

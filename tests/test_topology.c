@@ -152,36 +152,6 @@ static void test_local_ports(void)
     topology_free(&t);
 }
 
-/* Breadth-first distances to router dst over paths that cross at most one global link (a
- * dragonfly's minimal paths: l-g-l; a path through a third group may be shorter in hops but
- * is not minimal). dist[r] is the distance from r with no global link taken yet,
- * dist[routers + r] with one taken. Links are symmetric, so the search runs from dst. */
-static void bfs_one_global(const struct topology *t, int dst, int *dist, int *queue)
-{
-    int n = t->routers;
-    for (int i = 0; i < 2 * n; i++)
-        dist[i] = -1;
-    int head = 0, tail = 0;
-    /* From dst backwards: state (r, used) = r may still cross (1 - used) global links. */
-    dist[dst] = dist[n + dst] = 0;
-    queue[tail++] = dst;
-    queue[tail++] = n + dst;
-    while (head < tail) {
-        int state = queue[head++], r = state % n, used = state / n;
-        const struct router_kind *kind = topology_kind_of(t, r);
-        for (int port = kind->first[PORT_LOCAL]; port < kind->radix; port++) {
-            int global = kind->port_class[port] == PORT_GLOBAL;
-            if (global && used == 0)
-                continue; /* the state before this hop would have crossed two */
-            int prev = topology_neighbour(t, r, port) + (used - global) * n;
-            if (dist[prev] < 0) {
-                dist[prev] = dist[state] + 1;
-                queue[tail++] = prev;
-            }
-        }
-    }
-}
-
 /* The oracle against the wiring: from every router towards every other, min_port's path is
  * as short as a path crossing at most one global link can be, every port of min_ports leads
  * one hop closer (and min_port is one of them), and min_hops counts min_port's path by class
@@ -197,7 +167,7 @@ static void check_oracle(enum topology_arrangement arr)
         int *dist = malloc(2 * (size_t)n * sizeof *dist);
         int *queue = malloc(2 * (size_t)n * sizeof *queue);
         for (int dst = 0; dst < n; dst++) {
-            bfs_one_global(&t, dst, dist, queue);
+            test_bfs_one_global(&t, dst, dist, queue);
             for (int src = 0; src < n; src++) {
                 if (src == dst) {
                     CU_ASSERT_EQUAL(topology_min_port(&t, src, dst), -1);
@@ -286,8 +256,10 @@ int test_topology_register(void)
         {"consecutive links symmetric, one per group pair", test_consecutive_symmetry},
         {"router a-1 owns links to g+1..g+h", test_palmtree_ownership},
         {"local port formula", test_local_ports},
-        {"minimal-route oracle agrees with BFS over one global link (palmtree)", test_oracle_palmtree},
-        {"minimal-route oracle agrees with BFS over one global link (consecutive)", test_oracle_consecutive},
+        {"minimal-route oracle agrees with BFS over one global link (palmtree)",
+         test_oracle_palmtree},
+        {"minimal-route oracle agrees with BFS over one global link (consecutive)",
+         test_oracle_consecutive},
         {"entry router and first global hop", test_path_queries},
         {"radix above 64 rejected", test_radix_limit},
     };

@@ -136,3 +136,42 @@ int test_add_suite(const char *name, int (*init)(void), int (*cleanup)(void),
             return -1;
     return 0;
 }
+
+void test_bfs_one_global(const struct topology *t, int dst, int *dist, int *queue)
+{
+    int n = t->routers, head = 0, tail = 0;
+    for (int i = 0; i < 2 * n; i++)
+        dist[i] = -1;
+    /* From dst backwards (links are symmetric): state (r, used) = r may still cross
+     * 1 - used global links. */
+    dist[dst] = dist[n + dst] = 0;
+    queue[tail++] = dst;
+    queue[tail++] = n + dst;
+    while (head < tail) {
+        int state = queue[head++], r = state % n, used = state / n;
+        const struct router_kind *kind = topology_kind_of(t, r);
+        for (int port = kind->first[PORT_LOCAL]; port < kind->radix; port++) {
+            int global = kind->port_class[port] == PORT_GLOBAL;
+            if (global && used == 0)
+                continue; /* the state before this hop would have crossed two */
+            int prev = topology_neighbour(t, r, port) + (used - global) * n;
+            if (dist[prev] < 0) {
+                dist[prev] = dist[state] + 1;
+                queue[tail++] = prev;
+            }
+        }
+    }
+}
+
+uint64_t test_closer_ports(const struct topology *t, int r, const int *dist)
+{
+    const struct router_kind *kind = topology_kind_of(t, r);
+    uint64_t ports = 0;
+    for (int port = kind->first[PORT_LOCAL]; port < kind->radix; port++) {
+        int far = topology_neighbour(t, r, port);
+        int after = kind->port_class[port] == PORT_GLOBAL ? t->routers + far : far;
+        if (dist[after] >= 0 && dist[after] == dist[r] - 1)
+            ports |= 1ull << port;
+    }
+    return ports;
+}

@@ -3,6 +3,7 @@
 #define DFSIM_TEST_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config.h"
 
@@ -37,6 +38,14 @@ struct topology;
 /* A canonical dragonfly (p, a, h) with an arrangement (enum topology_arrangement), built
  * through the topology registry; aborts the test on error. */
 void test_dragonfly(struct topology *t, int p, int a, int h, int arrangement);
+/* Breadth-first distances to router dst over paths that cross at most one global link (the
+ * minimal paths of every topology kind here: a path through a third group may be shorter in
+ * hops but is not minimal). dist[r] is the distance from r with no global link taken yet,
+ * dist[routers + r] with one taken (-1: unreachable); dist and queue hold 2 * routers. */
+void test_bfs_one_global(const struct topology *t, int dst, int *dist, int *queue);
+/* The ports of router r one hop closer to dst by those distances: exactly the minimal first
+ * hops, what min_ports must return. */
+uint64_t test_closer_ports(const struct topology *t, int r, const int *dist);
 
 /* A setting of cfg by its full name ("routing.pb_coef"): an integer (a choice's index), or a
  * choice's name; setting one by name or integer. Abort the test on an unknown name. */
