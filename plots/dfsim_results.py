@@ -266,6 +266,15 @@ def find_sweep_indexes(paths):
     return indexes
 
 
+def load_document(path):
+    """One JSON file's content; ResultError naming the file if it is not JSON."""
+    with open(path, encoding="utf-8") as f:
+        try:
+            return json.load(f)
+        except ValueError as e:
+            raise ResultError("%s: bad JSON: %s" % (path, e))
+
+
 def load_records(paths, saturation_steps=False):
     """Every result document under `paths`, as Records (sweep.json and non-results skipped;
     the steps of saturation searches too, unless saturation_steps)."""
@@ -273,11 +282,7 @@ def load_records(paths, saturation_steps=False):
     for path in find_result_files(paths):
         if os.path.basename(path) == "sweep.json":
             continue
-        with open(path, encoding="utf-8") as f:
-            try:
-                doc = json.load(f)
-            except ValueError as e:
-                raise ResultError("%s: bad JSON: %s" % (path, e))
+        doc = load_document(path)
         if not isinstance(doc, dict) or "dfsim" not in doc:
             continue  # some other JSON file lying in the directory
         record = Record(doc, path)

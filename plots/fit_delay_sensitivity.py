@@ -20,7 +20,6 @@ points, a constant latency).
 """
 
 import argparse
-import json
 import math
 import os
 import re
@@ -63,11 +62,7 @@ def job_points(paths):
     for path in dr.find_result_files(paths):
         if os.path.basename(path) == "sweep.json":
             continue
-        with open(path, encoding="utf-8") as f:
-            try:
-                doc = json.load(f)
-            except ValueError as e:
-                raise dr.ResultError("%s: bad JSON: %s" % (path, e))
+        doc = dr.load_document(path)
         if not isinstance(doc, dict) or "jobs" not in doc:
             continue
         found = True
