@@ -39,6 +39,8 @@ struct config_job {
     double throttle_rate, throttle_gain, throttle_step, throttle_min_rate, delay_sensitivity;
     int throttle_bucket_packets;
     int64_t throttle_window_cycles;
+    /* per-job routing mode: enum ugal_preset, 0 (none) = routing.ugal_preset's rule */
+    int ugal_preset;
 };
 
 /* One struct per config group. A plug-in is chosen by its index in its registry

@@ -39,6 +39,9 @@ struct job_result {
     double stall_fraction; /* nic_stall_cycles / nic_ready_cycles (0 when never ready) */
     const char *throttle;  /* its kind: "none", "static", "aimd" */
     double throttle_final_rate, throttle_mean_rate;
+    int ugal_preset; /* its routing mode (enum ugal_preset; 0: none) */
+    const char *ugal_preset_name;
+    double misrouted_global; /* fraction of its delivered packets misrouted globally */
     struct job_result_latency latency;
     uint64_t messages_sent, messages_delivered;
     struct job_result_spread message_latency;

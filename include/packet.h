@@ -28,10 +28,10 @@ enum wait_kind {
 };
 
 struct packet {
-    uint32_t id;            /* creation sequence number, unique in a run */
-    uint32_t src, dst;      /* nodes */
-    uint32_t gen_cycle;     /* birth: latency and age count from here */
-    uint32_t ready_cycle;   /* earliest cycle of the next step (allocation or link send) */
+    uint32_t id;          /* creation sequence number, unique in a run */
+    uint32_t src, dst;    /* nodes */
+    uint32_t gen_cycle;   /* birth: latency and age count from here */
+    uint32_t ready_cycle; /* earliest cycle of the next step (allocation or link send) */
     /* The tail's cycle at the packet's place: its arrival in the input buffer; once granted,
      * the end of its crossbar transfer; on a link, its arrival downstream. */
     uint32_t tail_cycle;
@@ -41,7 +41,10 @@ struct packet {
     uint8_t ladder_pos;     /* VC-ladder entries consumed so far */
     uint8_t flags;          /* enum packet_flag */
     uint8_t hops_local, hops_global;
-    uint8_t vc;             /* VC of the buffer the packet is in or heading to */
+    uint8_t vc; /* VC of the buffer the packet is in or heading to */
+    /* Its job's routing mode, read by the mechanism (ugal: 0 = routing's own settings, else
+     * a ugal_preset); 0 without jobs. In the padding before wait[]: the record stays 64 bytes. */
+    uint8_t mode;
     uint32_t wait[WAIT_KINDS]; /* cycles spent in each breakdown segment */
 };
 

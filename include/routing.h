@@ -25,7 +25,7 @@ struct vc_ladder {
     int length;
     uint8_t port_class[LADDER_MAX]; /* PORT_LOCAL or PORT_GLOBAL */
     uint8_t vc[LADDER_MAX];
-    int local_vcs, global_vcs;      /* VCs the ladder uses */
+    int local_vcs, global_vcs; /* VCs the ladder uses */
 };
 
 /* Whether the config's topology is the cascade (Aries). Its minimal paths take up to two
@@ -74,11 +74,11 @@ struct router_view {
     int router;
     uint32_t now;
     const struct router_kind *kind;
-    const int32_t *credits;          /* phits free behind [vc_offset[port] + vc] */
-    const int *vc_offset;            /* per port: its first VC among the router's */
-    const struct port_state *ports;  /* per port */
-    const int *capacity;             /* per port: phits per input VC downstream */
-    unsigned output_capacity;        /* packets per output buffer */
+    const int32_t *credits;         /* phits free behind [vc_offset[port] + vc] */
+    const int *vc_offset;           /* per port: its first VC among the router's */
+    const struct port_state *ports; /* per port */
+    const int *capacity;            /* per port: phits per input VC downstream */
+    unsigned output_capacity;       /* packets per output buffer */
 };
 
 /* What a mechanism has for a whole run. */
@@ -90,13 +90,14 @@ struct routing_env {
     int packet_size;
     int vcs[PORT_CLASSES];          /* VCs per port, by class */
     int link_latency[PORT_CLASSES]; /* cycles, by class */
-    struct rng *rng;    /* the routing stream */
-    void *state;        /* the mechanism's own (init/destroy) */
+    struct rng *rng;                /* the routing stream */
+    void *state;                    /* the mechanism's own (init/destroy) */
+    unsigned modes; /* bit m: some packet may carry packet.mode m (jobs' routing modes) */
     /* The view of any router now, for the per-cycle hook (PiggyBack's flags); `views` holds
      * every router's without its `now`, for hooks that read many routers each cycle. */
     void (*view)(const struct routing_env *env, int router, struct router_view *out);
     const struct router_view *views;
-    const void *owner;  /* for view(): the simulator */
+    const void *owner; /* for view(): the simulator */
 };
 
 /* One decision: the router, the input the packet is at, and whether the decision read
@@ -205,8 +206,7 @@ int routing_minimal_choice(struct route_ctx *ctx, const struct packet *pk, int t
 /* Towards the packet's intermediate router while it has one (forgotten once reached), then
  * minimally to the destination: the path of VAL, VAL-any, oblivious and piggyback. The path
  * from the intermediate starts a new segment of the ladder (ladder_segment_start). */
-int routing_via_target(struct route_ctx *ctx, const struct packet *pk,
-                       struct route_choice *out);
+int routing_via_target(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out);
 
 /* VC of a local misroute hop under OLM's reuse rule: the VC of the last local ladder entry at
  * or before the packet's position (l0 at the start); *ladder_pos gets the position after the
@@ -218,7 +218,7 @@ int ladder_local_reuse(const struct vc_ladder *ladder, int position, uint8_t *la
 int routing_valiant_style_bound(const struct sim_config *cfg, const struct topology *t,
                                 struct bounds_throughput *out);
 
-extern const struct routing_ops routing_min, routing_valiant, routing_oblivious,
-    routing_piggyback, routing_in_transit, routing_ugal, routing_ugal_g, routing_fpar;
+extern const struct routing_ops routing_min, routing_valiant, routing_oblivious, routing_piggyback,
+    routing_in_transit, routing_ugal, routing_ugal_g, routing_fpar;
 
 #endif

@@ -19,8 +19,13 @@ enum ugal_preset {
     UGAL_ADAPTIVE_0,
     UGAL_ADAPTIVE_1,
     UGAL_ADAPTIVE_2,
-    UGAL_ADAPTIVE_3
+    UGAL_ADAPTIVE_3,
+    UGAL_PRESETS
 };
+
+/* "none", "adaptive_0" .. "adaptive_3": routing.ugal_preset and a job's ugal_preset. A
+ * packet's mode is its job's ugal_preset (0: the routing's own settings). */
+extern const char *const ugal_preset_names[];
 
 /* The presets' biases, phits (README: Routing mechanisms; chosen on conf/aries.cfg): low =
  * one local buffer (adaptive_2), high = half a global buffer (adaptive_3), and the base of
@@ -40,6 +45,8 @@ struct ugal_rule {
 
 /* The rule of the routing settings `params` (struct of ugal's table: env->params). */
 void ugal_rule_of(const void *params, struct ugal_rule *out);
+/* The rule of packets of mode `mode` (a ugal_preset; UGAL_PRESET_NONE: the params' own). */
+void ugal_rule_of_mode(const void *params, int mode, struct ugal_rule *out);
 
 /* One candidate path from the deciding router: its first hop (port, VC and ladder position
  * after it), its intermediate router (-1: minimal) and its hop count from here. */

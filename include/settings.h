@@ -13,8 +13,8 @@
 
 struct sim_config;
 
-#define SETTING_STRING_LEN 256 /* longest free-text value + 1 (file names, job names) */
-#define SETTING_LIST_MAX 256  /* most elements of an integer list */
+#define SETTING_STRING_LEN 256  /* longest free-text value + 1 (file names, job names) */
+#define SETTING_LIST_MAX 256    /* most elements of an integer list */
 #define SETTING_ARENA_BYTES 256 /* plug-in settings of one group */
 
 enum setting_type {
@@ -41,41 +41,50 @@ struct setting_arena {
 struct setting {
     const char *name;
     enum setting_type type;
-    size_t offset;         /* of the value in its table's storage */
-    double def;            /* default of numeric and bool settings */
-    const char *def_text;  /* default of CHOICE and STRING settings */
-    double min, max;       /* range of numbers (of each element of an INT_LIST) */
+    size_t offset;                     /* of the value in its table's storage */
+    double def;                        /* default of numeric and bool settings */
+    const char *def_text;              /* default of CHOICE and STRING settings */
+    double min, max;                   /* range of numbers (of each element of an INT_LIST) */
     const char *const *choices;        /* CHOICE: the allowed names, NULL-terminated ... */
     const char *const *(*names)(void); /* ... or a registry's names */
-    const char *doc;       /* one line for the README */
+    const char *doc;                   /* one line for the README */
     bool is_path; /* STRING: a file, absolute or relative to the folder of the config file it
                      is written in (one written in an included file is stored made absolute) */
+    /* Left out of the document's config echo and of the sweep hash while at its default: a
+     * setting added after documents and sweeps exist that leaves their runs unchanged. */
+    bool quiet_default;
 };
 
 #define SETTING_UNBOUNDED_INT 2147483647.0
 #define SETTING_UNBOUNDED_INT64 9223372036854775807.0
 
 /* Rows of a table whose storage is STRUCT. */
-#define SETTING_NUMBER(STRUCT, TYPE, NAME, FIELD, DEF, LO, HI, DOC)                               \
-    {.name = NAME, .type = TYPE, .offset = offsetof(STRUCT, FIELD), .def = DEF, .min = LO,       \
-     .max = HI, .doc = DOC}
+#define SETTING_NUMBER(STRUCT, TYPE, NAME, FIELD, DEF, LO, HI, DOC)                                \
+    {                                                                                              \
+        .name = NAME, .type = TYPE, .offset = offsetof(STRUCT, FIELD), .def = DEF, .min = LO,      \
+        .max = HI, .doc = DOC                                                                      \
+    }
 #define SETTING_INT_ROW(STRUCT, NAME, FIELD, DEF, LO, HI, DOC)                                     \
     SETTING_NUMBER(STRUCT, SETTING_INT, NAME, FIELD, DEF, LO, HI, DOC)
 #define SETTING_BOOL_ROW(STRUCT, NAME, FIELD, DEF, DOC)                                            \
     SETTING_NUMBER(STRUCT, SETTING_BOOL, NAME, FIELD, DEF, 0, 1, DOC)
 #define SETTING_CHOICE_ROW(STRUCT, NAME, FIELD, DEF, CHOICES, DOC)                                 \
-    {.name = NAME, .type = SETTING_CHOICE, .offset = offsetof(STRUCT, FIELD), .def_text = DEF,   \
-     .choices = CHOICES, .doc = DOC}
+    {                                                                                              \
+        .name = NAME, .type = SETTING_CHOICE, .offset = offsetof(STRUCT, FIELD), .def_text = DEF,  \
+        .choices = CHOICES, .doc = DOC                                                             \
+    }
 #define SETTING_PLUGIN_ROW(STRUCT, NAME, FIELD, DEF, NAMES, DOC)                                   \
-    {.name = NAME, .type = SETTING_CHOICE, .offset = offsetof(STRUCT, FIELD), .def_text = DEF,   \
-     .names = NAMES, .doc = DOC}
+    {                                                                                              \
+        .name = NAME, .type = SETTING_CHOICE, .offset = offsetof(STRUCT, FIELD), .def_text = DEF,  \
+        .names = NAMES, .doc = DOC                                                                 \
+    }
 
 struct setting_issue;
 
 /* A table of settings of one config group. */
 struct setting_table {
-    const char *group;   /* the config group: "routing" */
-    const char *owner;   /* NULL: the group's own settings; else who reads them ("piggyback") */
+    const char *group; /* the config group: "routing" */
+    const char *owner; /* NULL: the group's own settings; else who reads them ("piggyback") */
     const struct setting *rows;
     int count;
     /* 0: offsets are into the group's struct (core settings); > 0: the size of the owner's
@@ -123,7 +132,7 @@ struct settings_list {
     size_t offset;       /* of the element array in struct sim_config */
     size_t count_offset; /* of the int number of elements in struct sim_config */
     size_t element_size;
-    int max;             /* elements the array holds */
+    int max; /* elements the array holds */
     const char *name_key;
     const struct setting_table *const *tables; /* NULL-terminated */
     /* Optional: whether an element reads setting key (a key written for an element that does
@@ -152,8 +161,8 @@ struct setting_ref {
  * fn returns 0 to go on, anything else stops the walk and is returned. */
 int settings_each(int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx);
 /* The same over a config: the groups, then every element of every list. */
-int settings_each_in(const struct sim_config *cfg, int (*fn)(void *ctx, const struct setting_ref *ref),
-                     void *ctx);
+int settings_each_in(const struct sim_config *cfg,
+                     int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx);
 /* The group setting "group.name", or -1. */
 int settings_find(const char *group, const char *name, struct setting_ref *out);
 int settings_find_full(const char *full, struct setting_ref *out);
@@ -181,12 +190,13 @@ static inline const void *settings_value(const struct sim_config *cfg, const str
     return (const char *)cfg + r->offset;
 }
 
-
 /* Writes every setting's default into cfg (name and path untouched). */
 void settings_fill_defaults(struct sim_config *cfg);
 
 /* The value as written in a config ("0.4", "\"min\"", "true", "[1, 2]") or, with quote false,
  * strings bare; numbers exactly (doubles with 17 digits). */
+/* Whether the setting is quiet_default and holds its default (echo and hash skip it). */
+bool settings_quiet(const struct sim_config *cfg, const struct setting_ref *r);
 void settings_format(const struct sim_config *cfg, const struct setting_ref *r, bool quote,
                      char *buf, size_t len);
 /* The default as written in a config file. */

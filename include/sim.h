@@ -26,10 +26,10 @@ struct sim_layout {
     int port_vc_offset[TOPOLOGY_MAX_RADIX]; /* first VC index of each port in a router */
     int port_vcs[TOPOLOGY_MAX_RADIX];       /* VCs of each port */
     uint8_t port_class[TOPOLOGY_MAX_RADIX];
-    int port_latency[TOPOLOGY_MAX_RADIX];   /* latency of the link leaving each port */
+    int port_latency[TOPOLOGY_MAX_RADIX];       /* latency of the link leaving each port */
     uint16_t ring_capacity[TOPOLOGY_MAX_RADIX]; /* packets per input VC of each port */
-    int port_capacity[TOPOLOGY_MAX_RADIX];  /* phits per input VC of each port */
-    uint64_t transit_port_mask;             /* local and global ports */
+    int port_capacity[TOPOLOGY_MAX_RADIX];      /* phits per input VC of each port */
+    uint64_t transit_port_mask;                 /* local and global ports */
     const struct router_kind *kind;
 };
 
@@ -64,20 +64,20 @@ struct sim {
     int packet_size, xbar_cycles;
     int vcs_local, vcs_global, vcs_injection;
     struct sim_layout layouts[TOPOLOGY_MAX_KINDS]; /* by router kind */
-    uint32_t *router_vc_base;                 /* first input VC of each router */
-    struct router_view *router_views;         /* what routing sees of each router */
-    int capacity_phits[PORT_CLASSES];         /* input buffer per VC, by port class */
-    struct link_rate link_rate[PORT_CLASSES]; /* bandwidth of the links, by port class */
-    uint32_t serialization[PORT_CLASSES];     /* cycles a packet occupies such a link */
-    uint64_t generation_threshold;            /* Bernoulli probability as fixed point */
+    uint32_t *router_vc_base;                      /* first input VC of each router */
+    struct router_view *router_views;              /* what routing sees of each router */
+    int capacity_phits[PORT_CLASSES];              /* input buffer per VC, by port class */
+    struct link_rate link_rate[PORT_CLASSES];      /* bandwidth of the links, by port class */
+    uint32_t serialization[PORT_CLASSES];          /* cycles a packet occupies such a link */
+    uint64_t generation_threshold;                 /* Bernoulli probability as fixed point */
     size_t router_state_bytes; /* per-port and per-VC arrays: decides the prefetch stages */
 
     struct packet_pool pool;
-    uint32_t *slots;               /* storage of every packet_ring */
-    struct packet_ring *input_vc;  /* [sim_vc_index(router, port, vc)] */
-    int32_t *credits;              /* same indexing: phits free downstream of an output VC */
+    uint32_t *slots;                  /* storage of every packet_ring */
+    struct packet_ring *input_vc;     /* [sim_vc_index(router, port, vc)] */
+    int32_t *credits;                 /* same indexing: phits free downstream of an output VC */
     struct route_choice *route_cache; /* same indexing: decision of each input head */
-    struct port_state *ports;      /* [topo.port_base[router] + port] */
+    struct port_state *ports;         /* [topo.port_base[router] + port] */
     /* [topo.port_base[router] + port]: a lower bound of the first cycle input `port` can request an
      * output (its crossbar input free and a head ready). The allocator skips inputs whose
      * bound lies ahead without touching their rings; 4 bytes per port keeps a router's in
@@ -92,14 +92,14 @@ struct sim {
     struct rng traffic_rng, routing_rng;
     uint64_t cycle;
     uint64_t total_cycles;
-    uint64_t last_progress_cycle;  /* last cycle a packet moved (deadlock watchdog) */
-    uint64_t in_network;           /* packets generated and not yet delivered */
+    uint64_t last_progress_cycle; /* last cycle a packet moved (deadlock watchdog) */
+    uint64_t in_network;          /* packets generated and not yet delivered */
     bool measuring;
-    bool check_invariants;         /* verify the invariants every cycle (tests, --check) */
-    uint32_t check_every;          /* > 1: check only cycles that are multiples of it */
-    volatile sig_atomic_t *stop;   /* if set and non-zero, sim_run stops (SIM_STOPPED): signals */
+    bool check_invariants;       /* verify the invariants every cycle (tests, --check) */
+    uint32_t check_every;        /* > 1: check only cycles that are multiples of it */
+    volatile sig_atomic_t *stop; /* if set and non-zero, sim_run stops (SIM_STOPPED): signals */
     enum sim_status status;
-    char message[1024];            /* diagnostic when status != SIM_OK */
+    char message[1024]; /* diagnostic when status != SIM_OK */
 
     struct stats stats;
     struct workload *workload; /* the jobs, when the config has `jobs` (else NULL) */
@@ -122,6 +122,8 @@ void sim_destroy(struct sim *sim);
  * injection VC chosen by destination). Returns 0, or -1 when the injection queue is full
  * (counted as refused) or memory is exhausted. For tests and trace-driven traffic. */
 int sim_inject(struct sim *sim, uint32_t src, uint32_t dst);
+/* The same, with the packet's index in *packet when it was queued (packet may be NULL). */
+int sim_inject_packet(struct sim *sim, uint32_t src, uint32_t dst, uint32_t *packet);
 /* The same without counting a full queue as refused (a NIC keeps the packet and retries);
  * *packet (if not NULL) gets the new packet's index. */
 int sim_enqueue(struct sim *sim, uint32_t src, uint32_t dst, uint32_t *packet);

@@ -9,6 +9,7 @@
  * know in time: the bound the others are measured against. */
 #include "routing_ugal.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 #include "config.h"
@@ -20,8 +21,8 @@ struct ugal_params {
 
 static const char *const ugal_weight_names[] = {"occupancy", "occupancy_x_hops", NULL};
 static const char *const ugal_bias_mode_names[] = {"constant", "increasing", NULL};
-static const char *const ugal_preset_names[] = {"none",       "adaptive_0", "adaptive_1",
-                                                "adaptive_2", "adaptive_3", NULL};
+const char *const ugal_preset_names[] = {"none",       "adaptive_0", "adaptive_1",
+                                         "adaptive_2", "adaptive_3", NULL};
 
 static const struct setting ugal_rows[] = {
     SETTING_INT_ROW(struct ugal_params, "ugal_min_candidates", min_candidates, 2, 1,
@@ -65,30 +66,48 @@ static const struct {
     [UGAL_ADAPTIVE_3] = {UGAL_BIAS_HIGH, UGAL_BIAS_CONSTANT, false},
 };
 
-void ugal_rule_of(const void *params, struct ugal_rule *out)
+void ugal_rule_of_mode(const void *params, int mode, struct ugal_rule *out)
 {
     const struct ugal_params *up = params;
     *out = (struct ugal_rule){up->min_candidates, up->nonmin_candidates, up->bias, up->bias_mode,
                               up->weight,         up->progressive};
-    if (up->preset == UGAL_PRESET_NONE)
+    int preset = mode != UGAL_PRESET_NONE ? mode : up->preset;
+    if (preset == UGAL_PRESET_NONE)
         return;
-    out->bias = ugal_presets[up->preset].bias;
-    out->mode = ugal_presets[up->preset].mode;
-    out->progressive = ugal_presets[up->preset].progressive;
+    out->bias = ugal_presets[preset].bias;
+    out->mode = ugal_presets[preset].mode;
+    out->progressive = ugal_presets[preset].progressive;
+}
+
+void ugal_rule_of(const void *params, struct ugal_rule *out)
+{
+    ugal_rule_of_mode(params, UGAL_PRESET_NONE, out);
+}
+
+/* Whether the packets of the run re-decide: the routing's own rule or a job's mode. */
+static bool ugal_any_progressive(const struct sim_config *cfg)
+{
+    const void *params = settings_params(cfg, &ugal_settings);
+    struct ugal_rule rule;
+    ugal_rule_of(params, &rule);
+    for (int j = 0; j < cfg->n_jobs && !rule.progressive; j++)
+        ugal_rule_of_mode(params, cfg->jobs[j].ugal_preset, &rule);
+    return rule.progressive;
 }
 
 /* The nonminimal mechanisms' ladders plus, in the source group, one local VC per hop (a
  * minimal candidate may start in either dimension of the cascade) and, when progressive, one
- * more for the nonminimal segment that may follow minimal hops there. */
+ * more for the nonminimal segment that may follow minimal hops there. The progressive ladder
+ * holds the other (a packet that does not re-decide skips its extra entry), so a run where
+ * some mode is progressive climbs it with every packet. */
 static void ugal_ladder(const struct sim_config *cfg, struct vc_ladder *out)
 {
-    struct ugal_rule rule;
-    ugal_rule_of(settings_params(cfg, &ugal_settings), &rule);
+    bool progressive = ugal_any_progressive(cfg);
     if (routing_on_cascade(cfg))
-        ladder_parse(out, rule.progressive ? "l0 l1 l2 l2 g0 l3 l3 l4 l4 g1 l5 l5"
-                                           : "l0 l1 g0 l2 l2 l3 l3 g1 l4 l4");
+        ladder_parse(out, progressive ? "l0 l1 l2 l2 g0 l3 l3 l4 l4 g1 l5 l5"
+                                      : "l0 l1 g0 l2 l2 l3 l3 g1 l4 l4");
     else
-        ladder_parse(out, rule.progressive ? "l0 l1 g0 l2 l3 g1 l4" : "l0 g0 l1 l2 g1 l3");
+        ladder_parse(out, progressive ? "l0 l1 g0 l2 l3 g1 l4" : "l0 g0 l1 l2 g1 l3");
 }
 
 /* ---- per-run state: the candidates of the packets deciding, per input VC ---- */
@@ -97,18 +116,21 @@ struct ugal_state {
     bool per_port;    /* progressive: any input VC decides; else only injection queues */
     int vcs_per_slot; /* VC slots per port */
     struct ugal_plan *plans;
+    struct ugal_rule rules[UGAL_PRESETS]; /* by packet.mode */
 };
 
 static int ugal_init(struct routing_env *env)
 {
-    struct ugal_rule rule;
-    ugal_rule_of(env->params, &rule);
     struct ugal_state *st = calloc(1, sizeof *st);
     if (!st)
         return -1;
+    for (int m = 0; m < UGAL_PRESETS; m++) {
+        ugal_rule_of_mode(env->params, m, &st->rules[m]);
+        if (((env->modes | 1u) >> m) & 1u)
+            st->per_port |= st->rules[m].progressive;
+    }
     const struct topology *t = env->topo;
     size_t slots;
-    st->per_port = rule.progressive;
     if (st->per_port) {
         st->vcs_per_slot = env->vcs[PORT_NODE];
         for (int c = PORT_LOCAL; c < PORT_CLASSES; c++)
@@ -313,14 +335,17 @@ static bool ugal_deciding(const struct route_ctx *ctx, const struct packet *pk,
 static int ugal_decide(struct route_ctx *ctx, const struct packet *pk, bool global_knowledge,
                        struct route_choice *out)
 {
-    struct ugal_rule rule;
-    ugal_rule_of(ctx->env->params, &rule);
-    if (!ugal_deciding(ctx, pk, &rule))
+    /* The rules never change during a run: reading them leaves the decision reusable
+     * (route_state would mark it adaptive). */
+    const struct ugal_state *st = ctx->env->state;
+    assert(pk->mode < UGAL_PRESETS);
+    const struct ugal_rule *rule = &st->rules[pk->mode];
+    if (!ugal_deciding(ctx, pk, rule))
         return routing_via_target(ctx, pk, out);
     struct ugal_plan *plan = ugal_plan_slot(ctx, pk);
-    if ((!plan->valid || plan->packet_id != pk->id) && ugal_draw(ctx, pk, &rule, plan))
+    if ((!plan->valid || plan->packet_id != pk->id) && ugal_draw(ctx, pk, rule, plan))
         return -1;
-    const struct ugal_candidate *c = &plan->c[ugal_choose(ctx, pk, &rule, global_knowledge, plan)];
+    const struct ugal_candidate *c = &plan->c[ugal_choose(ctx, pk, rule, global_knowledge, plan)];
     out->out_port = c->port;
     out->vc = c->vc;
     out->ladder_pos = c->ladder_pos;

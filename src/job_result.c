@@ -8,6 +8,7 @@
 #include "job_traffic.h"
 #include "motif.h"
 #include "placement.h"
+#include "routing_ugal.h"
 #include "sim.h"
 #include "throttle.h"
 #include "workload.h"
@@ -109,6 +110,10 @@ static int job_result_of(const struct sim *sim, int j, struct job_result *out)
         out->ranks_to_nodes[r] = (uint64_t)jb->rank_node[r];
     job_result_loads(sim, jb, out);
     out->throttle = throttle_kind_names[jb->throttle.kind];
+    out->ugal_preset = job->ugal_preset;
+    out->ugal_preset_name = ugal_preset_names[job->ugal_preset];
+    out->misrouted_global =
+        job_result_ratio((double)jb->stats.misrouted_global, (double)jb->stats.delivered);
     workload_throttle_rates(sim, j, &out->throttle_final_rate, &out->throttle_mean_rate);
     return jb->closed ? job_result_iterations(jb, out) : 0;
 }

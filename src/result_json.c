@@ -35,7 +35,8 @@ static cJSON *result_json_create_count(uint64_t value)
  * failure anywhere simply propagates to the final check). */
 static bool result_json_add(cJSON *obj, const char *key, cJSON *item)
 {
-    if (!item) return false;
+    if (!item)
+        return false;
     if (!cJSON_AddItemToObject(obj, key, item)) {
         cJSON_Delete(item);
         return false;
@@ -101,7 +102,8 @@ static cJSON *result_json_config_object(cJSON *config, const struct setting_ref 
         return group ? group : cJSON_AddObjectToObject(config, r->group->name);
     }
     cJSON *array = cJSON_GetObjectItemCaseSensitive(config, r->list->name);
-    if (!array) array = cJSON_AddArrayToObject(config, r->list->name);
+    if (!array)
+        array = cJSON_AddArrayToObject(config, r->list->name);
     cJSON *element = cJSON_GetArrayItem(array, r->element);
     if (!element && array) {
         element = cJSON_CreateObject();
@@ -116,6 +118,8 @@ static cJSON *result_json_config_object(cJSON *config, const struct setting_ref 
 static int result_json_add_config_setting(void *ctx, const struct setting_ref *r)
 {
     struct result_json_config *c = ctx;
+    if (settings_quiet(c->cfg, r))
+        return 0;
     cJSON *object = result_json_config_object(c->config, r);
     return object && result_json_add_setting(object, r, c->cfg) ? 0 : -1;
 }
@@ -149,8 +153,8 @@ static cJSON *result_json_number_at(const struct result_field *f, const void *so
 }
 
 static cJSON *result_json_create_array(const struct result_field *f, const void *source,
-                                       cJSON *(*element)(const struct result_field *,
-                                                         const void *, int))
+                                       cJSON *(*element)(const struct result_field *, const void *,
+                                                         int))
 {
     cJSON *array = cJSON_CreateArray();
     int n = result_field_length(f, source);
@@ -299,7 +303,8 @@ static int result_json_write_text(const char *path, const char *text, char *err,
         return result_json_write_in_place(path, text, err, err_len);
     size_t len = strlen(path) + sizeof ".tmpXXXXXX";
     char *tmp = malloc(len);
-    if (!tmp) return result_json_fail(path, ENOMEM, err, err_len);
+    if (!tmp)
+        return result_json_fail(path, ENOMEM, err, err_len);
     snprintf(tmp, len, "%s.tmpXXXXXX", path);
     int fd = mkstemp(tmp);
     int error = 0;
@@ -309,7 +314,8 @@ static int result_json_write_text(const char *path, const char *text, char *err,
         error = errno;
     else if (result_json_fill(fd, text) != 0 || rename(tmp, path) != 0)
         error = errno;
-    if (error && fd >= 0) unlink(tmp);
+    if (error && fd >= 0)
+        unlink(tmp);
     free(tmp);
     return error ? result_json_fail(path, error, err, err_len) : 0;
 }
@@ -318,7 +324,8 @@ int result_json_write(const char *path, const struct sim_config *cfg, const stru
                       char *err, int err_len)
 {
     char *text = result_json_render(cfg, res, true);
-    if (!text) return result_json_fail(path, ENOMEM, err, err_len);
+    if (!text)
+        return result_json_fail(path, ENOMEM, err, err_len);
     int rc = result_json_write_text(path, text, err, err_len);
     free(text);
     return rc;

@@ -405,6 +405,23 @@ static const struct result_section result_job_throttle_section = {
     "job_throttle", "struct job_result", result_job_throttle_fields,
     RESULT_SCHEMA_COUNT(result_job_throttle_fields)};
 
+static bool result_schema_no_job_mode(const void *job)
+{
+    return ((const struct job_result *)job)->ugal_preset == 0;
+}
+
+static const struct result_field result_job_routing_fields[] = {
+    {"ugal_preset", RESULT_STRING, "", "jobs.NAME.ugal_preset: the Aries mode of its packets",
+     RESULT_AT(struct job_result, ugal_preset_name)},
+    {"misrouted_global", RESULT_NUMBER, "",
+     "fraction of its delivered packets that took a global hop off every minimal path",
+     RESULT_AT(struct job_result, misrouted_global)},
+};
+
+static const struct result_section result_job_routing_section = {
+    "job_routing", "struct job_result", result_job_routing_fields,
+    RESULT_SCHEMA_COUNT(result_job_routing_fields)};
+
 static const struct result_field result_job_fields[] = {
     {"name", RESULT_STRING, "", "the job's name", RESULT_AT(struct job_result, name)},
     {"kind", RESULT_STRING, "", "\"closed loop\" (a motif) or \"open loop\" (a pattern)",
@@ -430,6 +447,9 @@ static const struct result_field result_job_fields[] = {
     {"throttle", RESULT_OBJECT, "", "its injection throttle",
      .section = &result_job_throttle_section, .absent_when = result_schema_not_throttled,
      .absent_meaning = "with throttle = \"none\""},
+    {"routing", RESULT_OBJECT, "", "its own routing mode (ugal, ugal_g)",
+     .section = &result_job_routing_section, .absent_when = result_schema_no_job_mode,
+     .absent_meaning = "with ugal_preset = \"none\""},
     {"latency", RESULT_OBJECT, "cycles",
      "packet latency: entering the injection queue -> tail delivered",
      .section = &result_job_latency_section},

@@ -19,8 +19,7 @@ static size_t settings_align(size_t n)
 /* Calls fn for every table of group g in canonical order with the offset of its storage in
  * the group's struct; stops at the first non-zero return. */
 static int settings_group_tables(const struct settings_group *g,
-                                 int (*fn)(void *ctx, const struct setting_table *t,
-                                           size_t offset),
+                                 int (*fn)(void *ctx, const struct setting_table *t, size_t offset),
                                  void *ctx)
 {
     size_t arena = 0;
@@ -115,8 +114,8 @@ void *settings_element(struct sim_config *cfg, const struct settings_list *list,
     return (char *)cfg + list->offset + (size_t)i * list->element_size;
 }
 
-int settings_each_in(const struct sim_config *cfg, int (*fn)(void *ctx, const struct setting_ref *ref),
-                     void *ctx)
+int settings_each_in(const struct sim_config *cfg,
+                     int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx)
 {
     int rc = settings_each_group(fn, ctx);
     for (int l = 0; settings_lists[l] && !rc; l++)
@@ -162,8 +161,8 @@ static int settings_element_named(const struct sim_config *cfg, const struct set
     if (settings_find_element(list, 0, list->name_key, &r) != 0)
         return -1;
     for (int i = 0; i < settings_list_count(cfg, list); i++) {
-        const char *field = (const char *)cfg + list->offset + (size_t)i * list->element_size +
-                            r.row->offset;
+        const char *field =
+            (const char *)cfg + list->offset + (size_t)i * list->element_size + r.row->offset;
         if (strcmp(field, name) == 0)
             return i;
     }
@@ -366,6 +365,16 @@ void settings_format(const struct sim_config *cfg, const struct setting_ref *r, 
                      char *buf, size_t len)
 {
     settings_format_field(r->row, settings_value(cfg, r), quote, buf, len);
+}
+
+bool settings_quiet(const struct sim_config *cfg, const struct setting_ref *r)
+{
+    if (!r->row->quiet_default)
+        return false;
+    char value[SETTING_STRING_LEN + 2], def[SETTING_STRING_LEN + 2];
+    settings_format(cfg, r, true, value, sizeof value);
+    settings_format_default(r->row, def, sizeof def);
+    return strcmp(value, def) == 0;
 }
 
 void settings_format_default(const struct setting *row, char *buf, size_t len)

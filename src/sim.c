@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job_config.h"
 #include "memory.h"
 #include "misroute_policy.h"
-#include "job_config.h"
 #include "router.h"
 #include "workload.h"
 
@@ -31,8 +31,7 @@ static void sim_layout_kind(struct sim *sim, const struct router_kind *kind,
         layout->port_vcs[port] = vcs[cls];
         layout->port_latency[port] = latency[cls];
         layout->port_vc_offset[port] = offset;
-        layout->ring_capacity[port] =
-            (uint16_t)(sim->capacity_phits[cls] / sim->packet_size);
+        layout->ring_capacity[port] = (uint16_t)(sim->capacity_phits[cls] / sim->packet_size);
         layout->port_capacity[port] = sim->capacity_phits[cls];
         offset += vcs[cls];
         if (cls != PORT_NODE)
@@ -75,8 +74,8 @@ static int sim_alloc_buffers(struct sim *sim)
         sim->router_vc_base[r] = (uint32_t)vcs;
         vcs += (size_t)layout->vcs_per_router;
         for (int port = 0; port < layout->kind->radix; port++)
-            slots += (size_t)layout->port_vcs[port] * layout->ring_capacity[port] +
-                     (size_t)out_packets;
+            slots +=
+                (size_t)layout->port_vcs[port] * layout->ring_capacity[port] + (size_t)out_packets;
     }
     sim->slots = memory_alloc_array(slots, sizeof *sim->slots);
     sim->input_vc = memory_alloc_array(vcs, sizeof *sim->input_vc);
@@ -114,8 +113,7 @@ static int sim_alloc_buffers(struct sim *sim)
 /* The fixed part of every router's view (sim_router_view). */
 static int sim_init_router_views(struct sim *sim)
 {
-    sim->router_views =
-        memory_alloc_array((size_t)sim->topo.routers, sizeof *sim->router_views);
+    sim->router_views = memory_alloc_array((size_t)sim->topo.routers, sizeof *sim->router_views);
     if (!sim->router_views)
         return -1;
     for (int r = 0; r < sim->topo.routers; r++) {
@@ -157,6 +155,9 @@ static void sim_init_routing_env(struct sim *sim)
     env->link_latency[PORT_LOCAL] = cfg->links.local_latency;
     env->link_latency[PORT_GLOBAL] = cfg->links.global_latency;
     env->rng = &sim->routing_rng;
+    env->modes = 1u;
+    for (int j = 0; j < cfg->n_jobs; j++)
+        env->modes |= 1u << cfg->jobs[j].ugal_preset;
     env->view = sim_env_view;
     env->views = sim->router_views;
     env->owner = sim;
@@ -339,7 +340,12 @@ int sim_enqueue(struct sim *sim, uint32_t src, uint32_t dst, uint32_t *packet)
 
 int sim_inject(struct sim *sim, uint32_t src, uint32_t dst)
 {
-    if (sim_enqueue(sim, src, dst, NULL) == 0)
+    return sim_inject_packet(sim, src, dst, NULL);
+}
+
+int sim_inject_packet(struct sim *sim, uint32_t src, uint32_t dst, uint32_t *packet)
+{
+    if (sim_enqueue(sim, src, dst, packet) == 0)
         return 0;
     if (sim->measuring && sim->status == SIM_OK) {
         sim->stats.refused++;

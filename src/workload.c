@@ -351,7 +351,11 @@ static void workload_open_loop_cycle(struct sim *sim, int j)
             workload_send(sim, j, r, dst, jb->message_packets, 0);
             continue;
         }
-        int rc = sim_inject(sim, (uint32_t)jb->rank_node[r], (uint32_t)jb->rank_node[dst]);
+        uint32_t packet;
+        int rc = sim_inject_packet(sim, (uint32_t)jb->rank_node[r], (uint32_t)jb->rank_node[dst],
+                                   &packet);
+        if (rc == 0)
+            sim_packet(sim, packet)->mode = (uint8_t)jb->cfg->ugal_preset;
         jb->in_network += rc == 0;
         if (!sim->measuring)
             continue;
@@ -441,6 +445,7 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
         if (th)
             throttle_node_sent(th, tp);
         sim->pool.tags[packet] = index + 1;
+        sim_packet(sim, packet)->mode = (uint8_t)w->jobs[m->job].cfg->ugal_preset;
         w->jobs[m->job].in_network++;
         uint64_t start = nic->free_tick > now_tick ? nic->free_tick : now_tick;
         nic->free_tick = start + (uint64_t)sim->packet_size * rate.den;
@@ -570,6 +575,7 @@ void workload_packet_delivered(struct sim *sim, uint32_t packet, uint64_t latenc
     if (sim->measuring) {
         jb->stats.delivered++;
         jb->stats.delivered_phits += (uint64_t)sim->packet_size;
+        jb->stats.misrouted_global += (pk->flags & PACKET_GLOBAL_MISROUTED) != 0;
         if (latency_histogram_add(&jb->stats.packet_latency, latency))
             sim->status = SIM_NOMEM;
     }

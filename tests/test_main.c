@@ -33,6 +33,7 @@ static const struct {
     {"links", test_links_register},
     {"workload", test_workload_register},
     {"throttle", test_throttle_register},
+    {"job_routing", test_job_routing_register},
 };
 
 int main(int argc, char **argv)

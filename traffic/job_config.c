@@ -9,6 +9,8 @@
 #include "job_traffic.h"
 #include "motif.h"
 #include "placement.h"
+#include "routing.h"
+#include "routing_ugal.h"
 #include "throttle.h"
 #include "traffic.h"
 
@@ -112,7 +114,8 @@ static const struct setting job_rows[] = {
     JOB_INT64("off_cycles", off_cycles, 0, 0, INT_MAX, "on_off: cycles off"),
     JOB_INT("offset", offset, 1, INT_MIN + 1, SETTING_UNBOUNDED_INT,
             "tornado: rank r sends to r + offset"),
-    JOB_INT("targets", targets, 1, 1, SETTING_UNBOUNDED_INT, "incast: ranks 0..targets-1 receive; fanout: they send"),
+    JOB_INT("targets", targets, 1, 1, SETTING_UNBOUNDED_INT,
+            "incast: ranks 0..targets-1 receive; fanout: they send"),
     JOB_INT64("message_bytes", message_bytes, 0, 0, SETTING_UNBOUNDED_INT64,
               "bytes of a message (open loop: 0 = single packets; motifs: 0 = 4096)"),
     JOB_INT("iterations", iterations, 1, 1, SETTING_UNBOUNDED_INT, "motif: iterations"),
@@ -147,6 +150,14 @@ static const struct setting job_rows[] = {
                    1e9,
                    "aimd: c, a decrease is R * alpha / (2 + c) (0: the DCQCN-like baseline; "
                    "plots/fit_delay_sensitivity.py measures it)"),
+    {.name = "ugal_preset",
+     .type = SETTING_CHOICE,
+     .offset = offsetof(struct config_job, ugal_preset),
+     .def_text = "none",
+     .choices = ugal_preset_names,
+     .doc = "routing.mechanism ugal or ugal_g: the Aries mode of its packets (bias, bias mode, "
+            "progressive; none: the routing's own settings)",
+     .quiet_default = true},
 };
 
 static const struct setting_table job_table = {
@@ -207,7 +218,8 @@ int job_network_params(const struct config_job *job, const struct pattern_ops *n
 
 bool job_reads(const struct config_job *job, const char *key, char *why, size_t len)
 {
-    static const char *const always[] = {"name", "nodes", "placement", "pattern", "motif", NULL};
+    static const char *const always[] = {"name",  "nodes",       "placement", "pattern",
+                                         "motif", "ugal_preset", NULL};
     static const char *const open_loop[] = {"load", "process", "message_bytes", NULL};
     static const char *const closed_loop[] = {"iterations", "compute_cycles", NULL};
     if (strcmp(key, "throttle") == 0)
@@ -323,6 +335,22 @@ static int job_check_throttle(const struct sim_config *cfg, const struct config_
     return 0;
 }
 
+/* A job's mode changes only what ugal's bias reads (bias, bias mode, progressive): the
+ * mechanism, its candidates and its ladder (up to the progressive segment) are the network's. */
+static int job_check_routing(const struct sim_config *cfg, const struct config_job *job,
+                             struct setting_issue *issue)
+{
+    const struct routing_ops *mechanism = routing_registry[cfg->routing.mechanism];
+    if (job->ugal_preset == UGAL_PRESET_NONE || mechanism == &routing_ugal ||
+        mechanism == &routing_ugal_g)
+        return 0;
+    snprintf(issue->text, sizeof issue->text,
+             "'%s' is a mode of ugal, and routing.mechanism is '%s' (expected routing.mechanism "
+             "= \"ugal\" or \"ugal_g\", or ugal_preset = \"none\")",
+             ugal_preset_names[job->ugal_preset], mechanism->name);
+    return job_issue(job, issue, "ugal_preset", "ugal_preset");
+}
+
 static int job_check(const struct sim_config *cfg, const void *params, struct setting_issue *issue)
 {
     const struct config_job *job = params;
@@ -363,7 +391,9 @@ static int job_check(const struct sim_config *cfg, const void *params, struct se
                  job->load, most);
         return job_issue(job, issue, "load", "load");
     }
-    return job_check_throttle(cfg, job, issue);
+    if (job_check_throttle(cfg, job, issue))
+        return -1;
+    return job_check_routing(cfg, job, issue);
 }
 
 void job_throttle_params(const struct sim_config *cfg, const struct config_job *job,

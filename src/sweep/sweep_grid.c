@@ -172,6 +172,8 @@ struct sweep_hasher {
 static int sweep_hash_setting(void *ctx, const struct setting_ref *r)
 {
     struct sweep_hasher *hs = ctx;
+    if (settings_quiet(hs->cfg, r))
+        return 0;
     char name[96], value[SETTING_LIST_MAX * 12], text[sizeof name + sizeof value + 2];
     settings_full_name_in(hs->cfg, r, name, sizeof name);
     settings_format(hs->cfg, r, false, value, sizeof value);

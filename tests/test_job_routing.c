@@ -1,0 +1,201 @@
+/* Per-job routing modes (jobs.NAME.ugal_preset): each packet carries its job's mode and ugal
+ * decides with that mode's bias; a job whose mode is the network's own behaves as without the
+ * key; a progressive mode gives the whole run the progressive ladder; a mode under a mechanism
+ * that has none is a located error. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "point.h"
+#include "result_json.h"
+#include "routing.h"
+#include "sim.h"
+#include "test_util.h"
+
+static char job_routing_dir[64];
+
+static int job_routing_init(void)
+{
+    return test_tmpdir_create(job_routing_dir, "job_routing");
+}
+
+static int job_routing_cleanup(void)
+{
+    return test_tmpdir_remove(job_routing_dir);
+}
+
+/* Writes text to a file of the suite's folder; the path in path. */
+static void job_routing_write(const char *text, char path[128])
+{
+    snprintf(path, 128, "%s/job.cfg", job_routing_dir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void job_routing_point(const char *text, const char *const *ov, int n,
+                              struct sim_config *cfg, struct result *res)
+{
+    char path[128], err[CONFIG_ERROR_LEN];
+    job_routing_write(text, path);
+    int rc = config_load(path, ov, n, cfg, err);
+    if (rc != 0)
+        fprintf(stderr, "\n%s\n", err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    const struct point_options opt = {.progress = false};
+    struct point_outcome out;
+    enum sim_status status = point_run(cfg, &opt, res, &out);
+    if (status != SIM_OK)
+        fprintf(stderr, "\n%s\n", out.message);
+    CU_ASSERT_EQUAL_FATAL(status, SIM_OK);
+}
+
+/* conf/aries_small.cfg (5 groups of 2 x 4 routers, 2 nodes each: 16 nodes and 4 links per
+ * pair of groups) shortened, and two jobs that each send from one group to another: group
+ * pair traffic at 0.5 phits/node/cycle asks 8 phits/cycle of 4 global links (at most 4), so
+ * the minimal path saturates and a UGAL without bias misroutes much of it. Job "a" (groups 0,
+ * 1) takes mode %s, job "b" (groups 2, 3) mode %s. */
+static const char two_jobs[] =
+    "topology = { kind = \"cascade\"; p = 2; h = 2; rows = 2; cols = 4; row_links = 1;\n"
+    "             col_links = 2; cascade_groups = 5; };\n"
+    "routing = { mechanism = \"ugal\"; };\n"
+    "traffic = { packet_size = 8; };\n"
+    "sim = { warmup_cycles = 2000; measure_cycles = 4000; seed = 1; };\n"
+    "jobs = (\n"
+    "  { name = \"a\"; nodes = 32; placement = \"groups\"; groups = [0, 1];\n"
+    "    pattern = \"group_pair\"; load = 0.5; ugal_preset = \"%s\"; },\n"
+    "  { name = \"b\"; nodes = 32; placement = \"groups\"; groups = [2, 3];\n"
+    "    pattern = \"group_pair\"; load = 0.5; ugal_preset = \"%s\"; } );\n";
+
+static void job_routing_two(const char *mode_a, const char *mode_b, const char *const *ov, int n,
+                            struct sim_config *cfg, struct result *res)
+{
+    char text[2048];
+    snprintf(text, sizeof text, two_jobs, mode_a, mode_b);
+    job_routing_point(text, ov, n, cfg, res);
+    CU_ASSERT_EQUAL_FATAL(res->n_jobs, 2);
+}
+
+/* A network bias of 10^6 phits no occupancy reaches: job "a", on the network's rule, routes
+ * every packet minimally; job "b", in adaptive_0 (no bias), misroutes a large part of its
+ * saturated group-pair traffic, on the same network at the same time. */
+static void test_huge_bias_job_minimal(void)
+{
+    const char *ov[] = {"routing.ugal_bias=1000000"};
+    static struct sim_config cfg;
+    struct result res;
+    job_routing_two("none", "adaptive_0", ov, 1, &cfg, &res);
+    const struct job_result *a = &res.jobs[0], *b = &res.jobs[1];
+    CU_ASSERT(a->delivered > 1000 && b->delivered > 1000);
+    CU_ASSERT_EQUAL(a->misrouted_global, 0.0);
+    CU_ASSERT(b->misrouted_global > 0.2);
+    /* misrouting lets b through where a is held at its 4 minimal links (0.25 of 0.5) */
+    CU_ASSERT(a->accepted < 0.26);
+    CU_ASSERT(b->accepted > a->accepted + 0.05);
+    fprintf(stderr,
+            "[a none/bias 1e6: misrouted %.3f accepted %.3f; b adaptive_0: misrouted "
+            "%.3f accepted %.3f] ",
+            a->misrouted_global, a->accepted, b->misrouted_global, b->accepted);
+    result_free(&res);
+}
+
+/* The presets side by side: adaptive_3 (high bias) misroutes clearly less than adaptive_0
+ * (saturated minimal links still beat 128 phits for much of its traffic). */
+static void test_high_bias_misroutes_less(void)
+{
+    static struct sim_config cfg;
+    struct result res;
+    job_routing_two("adaptive_3", "adaptive_0", NULL, 0, &cfg, &res);
+    const struct job_result *a = &res.jobs[0], *b = &res.jobs[1];
+    CU_ASSERT(a->misrouted_global < b->misrouted_global - 0.1);
+    fprintf(stderr, "[adaptive_3 %.3f, adaptive_0 %.3f misrouted] ", a->misrouted_global,
+            b->misrouted_global);
+    result_free(&res);
+}
+
+/* A job whose mode is the network's own preset routes exactly as without the key: the same
+ * packets, latencies and misroutes to the last bit. */
+static void test_same_mode_same_results(void)
+{
+    const char *ov[] = {"routing.ugal_preset=adaptive_2"};
+    static struct sim_config cfg_key, cfg_none;
+    struct result with_key, without;
+    job_routing_two("adaptive_2", "adaptive_2", ov, 1, &cfg_key, &with_key);
+    job_routing_two("none", "none", ov, 1, &cfg_none, &without);
+    for (int j = 0; j < 2; j++) {
+        CU_ASSERT_EQUAL(with_key.jobs[j].delivered, without.jobs[j].delivered);
+        CU_ASSERT_EQUAL(with_key.jobs[j].latency.mean, without.jobs[j].latency.mean);
+        CU_ASSERT_EQUAL(with_key.jobs[j].misrouted_global, without.jobs[j].misrouted_global);
+    }
+    CU_ASSERT_EQUAL(with_key.latency_mean, without.latency_mean);
+    result_free(&with_key);
+    result_free(&without);
+}
+
+/* adaptive_1 re-decides along the source group: a job in it gives the whole run the
+ * progressive ladder (6 local VCs on the cascade instead of 5), and the run completes. */
+static void test_progressive_mode_ladder(void)
+{
+    char path[128], err[CONFIG_ERROR_LEN], text[2048];
+    static struct sim_config cfg;
+    snprintf(text, sizeof text, two_jobs, "adaptive_0", "adaptive_1");
+    job_routing_write(text, path);
+    CU_ASSERT_EQUAL_FATAL(config_load(path, NULL, 0, &cfg, err), 0);
+    CU_ASSERT_EQUAL(cfg.vcs.local, 6);
+    CU_ASSERT_EQUAL(cfg.vcs.global, 2);
+    snprintf(text, sizeof text, two_jobs, "adaptive_0", "adaptive_3");
+    job_routing_write(text, path);
+    CU_ASSERT_EQUAL_FATAL(config_load(path, NULL, 0, &cfg, err), 0);
+    CU_ASSERT_EQUAL(cfg.vcs.local, 5);
+    struct result res;
+    job_routing_two("adaptive_0", "adaptive_1", NULL, 0, &cfg, &res);
+    CU_ASSERT(res.jobs[1].delivered > 1000);
+    result_free(&res);
+}
+
+/* A mode is ugal's: under another mechanism it is refused, located, and the binary exits 2. */
+static void test_mode_needs_ugal(void)
+{
+    static const char text[] =
+        "topology = { p = 2; a = 4; h = 2; };\n"
+        "jobs = (\n"
+        "  { name = \"j\"; nodes = 4; motif = \"barrier\"; ugal_preset = \"adaptive_3\"; } );\n";
+    char path[128], err[CONFIG_ERROR_LEN], expected[1024];
+    job_routing_write(text, path);
+    static struct sim_config cfg;
+    CU_ASSERT_EQUAL(config_load(path, NULL, 0, &cfg, err), -1);
+    snprintf(expected, sizeof expected,
+             "%s:3: jobs.j.ugal_preset: 'adaptive_3' is a mode of ugal, and routing.mechanism "
+             "is 'min' (expected routing.mechanism = \"ugal\" or \"ugal_g\", or ugal_preset = "
+             "\"none\")",
+             path);
+    if (strcmp(err, expected) != 0)
+        fprintf(stderr, "\n  got      %s\n  expected %s\n", err, expected);
+    CU_ASSERT_STRING_EQUAL(err, expected);
+    const char *ok[] = {"routing.mechanism=ugal_g"};
+    CU_ASSERT_EQUAL(config_load(path, ok, 1, &cfg, err), 0);
+    const char *bad[] = {"routing.mechanism=ugal", "jobs.j.ugal_preset=adaptive_9"};
+    CU_ASSERT_EQUAL(config_load(path, bad, 2, &cfg, err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "jobs.j.ugal_preset: unknown value 'adaptive_9' "
+                                       "(expected one of: none, adaptive_0, adaptive_1, "
+                                       "adaptive_2, adaptive_3)"));
+    char command[512], out[2048];
+    snprintf(command, sizeof command, "./dfsim run %s --quiet -o %s/x.json", path, job_routing_dir);
+    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "jobs.j.ugal_preset"));
+}
+
+int test_job_routing_register(void)
+{
+    static const struct test_case cases[] = {
+        {"a huge-bias job routes minimally beside a misrouting one", test_huge_bias_job_minimal},
+        {"adaptive_3 misroutes less than adaptive_0", test_high_bias_misroutes_less},
+        {"the network's own mode as a key changes nothing", test_same_mode_same_results},
+        {"a progressive mode gives the run its ladder", test_progressive_mode_ladder},
+        {"a mode needs ugal: located error", test_mode_needs_ugal},
+    };
+    return test_add_suite("job_routing", job_routing_init, job_routing_cleanup, cases,
+                          sizeof cases / sizeof cases[0]);
+}
