@@ -41,6 +41,10 @@ struct config_job {
     int64_t throttle_window_cycles;
     /* per-job routing mode: enum ugal_preset, 0 (none) = routing.ugal_preset's rule */
     int ugal_preset;
+    /* requests and responses: each request packet is answered by a response of response_bytes
+     * (0: none); nic_window request packets may await their response per node (0: any) */
+    int64_t response_bytes;
+    int nic_window;
 };
 
 /* One struct per config group. A plug-in is chosen by its index in its registry

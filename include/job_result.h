@@ -42,6 +42,11 @@ struct job_result {
     int ugal_preset; /* its routing mode (enum ugal_preset; 0: none) */
     const char *ugal_preset_name;
     double misrouted_global; /* fraction of its delivered packets misrouted globally */
+    /* requests and responses (response_bytes > 0): its NICs' request counters */
+    bool responses;
+    uint64_t request_flits, request_packets, request_stall_cycles, answered;
+    uint64_t request_response_cycles;
+    double stalls_per_flit, latency_per_packet; /* s and L */
     struct job_result_latency latency;
     uint64_t messages_sent, messages_delivered;
     struct job_result_spread message_latency;

@@ -38,6 +38,10 @@ struct job_stats {
     struct latency_histogram message_latency;
     uint64_t nic_stall_cycles; /* a packet was ready in a NIC but its injection queue was full */
     uint64_t nic_ready_cycles; /* a packet was ready in a NIC: its link free, its throttle open */
+    /* jobs with responses (response_bytes > 0): the NIC counters of its request packets */
+    uint64_t request_phits, request_packets, request_stall_cycles;
+    uint64_t responses;               /* request packets whose response arrived */
+    uint64_t request_response_cycles; /* sum over them: request injected -> response arrived */
 };
 
 struct workload_job {
@@ -60,6 +64,8 @@ struct workload_job {
     uint64_t start_cycle, end_cycle; /* end_cycle: 0 until done */
     uint64_t in_network;             /* its packets between injection queue and node */
     struct throttle_params throttle; /* kind THROTTLE_NONE: not throttled */
+    uint32_t response_packets;       /* packets of the response to a request packet (0: none) */
+    uint32_t window;                 /* request packets awaiting a response per node (0: any) */
     struct job_stats stats;
 };
 
@@ -71,15 +77,21 @@ struct workload_message {
     uint32_t tag;     /* the motif's */
     uint32_t packets; /* in all */
     uint32_t created_packets, injected, delivered;
-    uint64_t created; /* cycle */
-    uint32_t next;    /* next message in its NIC's queue, or in the free list */
+    uint64_t created;       /* cycle */
+    uint32_t next;          /* next message in its NIC's queue, or in the free list */
+    uint32_t request;       /* a response: its request message + 1; 0: a request */
+    uint32_t answered;      /* a request of a job with responses: its packets answered */
+    uint64_t request_cycle; /* a response: when the request packet it answers was injected */
 };
 
-/* A node's NIC: its queue of messages, and when its link can take the next packet. */
+/* A node's NIC: its queues of messages (responses served first: a request held by the window
+ * must not hold the responses that would open it), and when its link can take the next packet. */
 struct workload_nic {
-    uint32_t head, tail; /* message indices + 1; 0 = empty */
-    uint64_t free_tick;  /* the node link is free from this tick on (link_rate.h) */
-    bool active;         /* in the active list */
+    uint32_t head, tail; /* requests: message indices + 1; 0 = empty */
+    uint32_t response_head, response_tail;
+    uint32_t outstanding; /* request packets awaiting their response */
+    uint64_t free_tick;   /* the node link is free from this tick on (link_rate.h) */
+    bool active;          /* in the active list */
 };
 
 struct workload {

@@ -114,6 +114,17 @@ static int job_result_of(const struct sim *sim, int j, struct job_result *out)
     out->ugal_preset_name = ugal_preset_names[job->ugal_preset];
     out->misrouted_global =
         job_result_ratio((double)jb->stats.misrouted_global, (double)jb->stats.delivered);
+    const struct job_stats *st = &jb->stats;
+    out->responses = jb->response_packets > 0;
+    out->request_flits = st->request_phits;
+    out->request_packets = st->request_packets;
+    out->request_stall_cycles = st->request_stall_cycles;
+    out->answered = st->responses;
+    out->request_response_cycles = st->request_response_cycles;
+    out->stalls_per_flit =
+        job_result_ratio((double)st->request_stall_cycles, (double)st->request_phits);
+    out->latency_per_packet =
+        job_result_ratio((double)st->request_response_cycles, (double)st->responses);
     workload_throttle_rates(sim, j, &out->throttle_final_rate, &out->throttle_mean_rate);
     return jb->closed ? job_result_iterations(jb, out) : 0;
 }

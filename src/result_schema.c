@@ -422,6 +422,35 @@ static const struct result_section result_job_routing_section = {
     "job_routing", "struct job_result", result_job_routing_fields,
     RESULT_SCHEMA_COUNT(result_job_routing_fields)};
 
+static bool result_schema_no_responses(const void *job)
+{
+    return !((const struct job_result *)job)->responses;
+}
+
+static const struct result_field result_job_nic_fields[] = {
+    {"request_flits", RESULT_COUNT, "phits",
+     "phits of its request packets its NICs injected (a flit is a phit here)",
+     RESULT_AT(struct job_result, request_flits)},
+    {"request_packets", RESULT_COUNT, "packets", "request packets its NICs injected",
+     RESULT_AT(struct job_result, request_packets)},
+    {"request_stall_cycles", RESULT_COUNT, "cycles",
+     "cycles in which one of its NICs held a request packet whose injection queue was full",
+     RESULT_AT(struct job_result, request_stall_cycles)},
+    {"responses", RESULT_COUNT, "packets", "request packets whose response arrived",
+     RESULT_AT(struct job_result, answered)},
+    {"request_response_cycles", RESULT_COUNT, "cycles",
+     "sum over them of request injected -> its response's last packet at the requester",
+     RESULT_AT(struct job_result, request_response_cycles)},
+    {"s", RESULT_NUMBER, "", "request_stall_cycles / request_flits",
+     RESULT_AT(struct job_result, stalls_per_flit)},
+    {"L", RESULT_NUMBER, "cycles", "request_response_cycles / responses",
+     RESULT_AT(struct job_result, latency_per_packet)},
+};
+
+static const struct result_section result_job_nic_section = {
+    "job_nic", "struct job_result", result_job_nic_fields,
+    RESULT_SCHEMA_COUNT(result_job_nic_fields)};
+
 static const struct result_field result_job_fields[] = {
     {"name", RESULT_STRING, "", "the job's name", RESULT_AT(struct job_result, name)},
     {"kind", RESULT_STRING, "", "\"closed loop\" (a motif) or \"open loop\" (a pattern)",
@@ -450,6 +479,9 @@ static const struct result_field result_job_fields[] = {
     {"routing", RESULT_OBJECT, "", "its own routing mode (ugal, ugal_g)",
      .section = &result_job_routing_section, .absent_when = result_schema_no_job_mode,
      .absent_meaning = "with ugal_preset = \"none\""},
+    {"nic", RESULT_OBJECT, "", "its NICs' request counters (measurement window)",
+     .section = &result_job_nic_section, .absent_when = result_schema_no_responses,
+     .absent_meaning = "with response_bytes = 0"},
     {"latency", RESULT_OBJECT, "cycles",
      "packet latency: entering the injection queue -> tail delivered",
      .section = &result_job_latency_section},

@@ -66,6 +66,22 @@ static void workload_message_free(struct workload *w, uint32_t index)
     w->free_message = index + 1;
 }
 
+/* Appends message `index` to a queue of node's NIC, which becomes active. */
+static void workload_nic_append(struct workload *w, uint32_t node, uint32_t *head, uint32_t *tail,
+                                uint32_t index)
+{
+    if (*tail)
+        w->messages[*tail - 1].next = index + 1;
+    else
+        *head = index + 1;
+    *tail = index + 1;
+    struct workload_nic *nic = &w->nic[node];
+    if (!nic->active) {
+        nic->active = true;
+        w->active_nics[w->n_active_nics++] = (int32_t)node;
+    }
+}
+
 /* Queues a message of `packets` packets in the NIC of the source rank's node. */
 static int workload_send(struct sim *sim, int job, int32_t src, int32_t dst, uint64_t packets,
                          uint32_t tag)
@@ -93,15 +109,35 @@ static int workload_send(struct sim *sim, int job, int32_t src, int32_t dst, uin
         jb->stats.offered_phits += packets * (uint64_t)sim->packet_size;
     }
     struct workload_nic *nic = &w->nic[m->src_node];
-    if (nic->tail)
-        w->messages[nic->tail - 1].next = index + 1;
-    else
-        nic->head = index + 1;
-    nic->tail = index + 1;
-    if (!nic->active) {
-        nic->active = true;
-        w->active_nics[w->n_active_nics++] = (int32_t)m->src_node;
+    workload_nic_append(w, m->src_node, &nic->head, &nic->tail, index);
+    return 0;
+}
+
+/* A request packet of message `request` arrived: its response, in the responder's NIC. */
+static int workload_respond(struct sim *sim, uint32_t request, uint64_t request_cycle)
+{
+    struct workload *w = sim->workload;
+    uint32_t index = workload_message_new(w);
+    if (index == UINT32_MAX) {
+        sim->status = SIM_NOMEM;
+        return -1;
     }
+    const struct workload_message *r = &w->messages[request];
+    struct workload_message *m = &w->messages[index];
+    *m = (struct workload_message){
+        .job = r->job,
+        .src_rank = r->dst_rank,
+        .dst_rank = r->src_rank,
+        .src_node = r->dst_node,
+        .dst_node = r->src_node,
+        .tag = r->tag,
+        .packets = w->jobs[r->job].response_packets,
+        .created = sim->cycle,
+        .request = request + 1,
+        .request_cycle = request_cycle,
+    };
+    struct workload_nic *nic = &w->nic[m->src_node];
+    workload_nic_append(w, m->src_node, &nic->response_head, &nic->response_tail, index);
     return 0;
 }
 
@@ -257,6 +293,11 @@ static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
         if (jb->closed && jb->active) {
             w->has_closed = true;
             w->running_closed++;
+        }
+        if (jb->cfg->response_bytes > 0) {
+            jb->response_packets =
+                (uint32_t)job_message_packets(cfg, (uint64_t)jb->cfg->response_bytes);
+            jb->window = (uint32_t)jb->cfg->nic_window;
         }
         if (workload_throttle_job(sim, jb) != 0) {
             snprintf(err, (size_t)err_len, "out of memory");
@@ -418,6 +459,18 @@ static struct throttle_node *workload_nic_throttle(struct workload *w, int32_t n
  * rate holds whatever the message size (a gap between message sends would let a long message
  * leave at line rate) and the NIC's existing per-packet pacing is the only place it acts. */
 /* The packets a NIC hands to the injection queues this cycle, its link free for the first. */
+/* The queue whose head packet goes next: the responses, then the requests while the window
+ * has room; NULL when none may go. */
+static uint32_t *workload_nic_next(const struct workload *w, struct workload_nic *nic, int32_t node)
+{
+    if (nic->response_head)
+        return &nic->response_head;
+    if (!nic->head)
+        return NULL;
+    uint32_t window = w->jobs[w->node_job[node]].window;
+    return window == 0 || nic->outstanding < window ? &nic->head : NULL;
+}
+
 static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uint64_t now_tick)
 {
     struct workload *w = sim->workload;
@@ -428,15 +481,19 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
     w->jobs[w->node_job[node]].stats.nic_ready_cycles += sim->measuring;
     if (th)
         throttle_node_ready(th);
-    do {
-        uint32_t index = nic->head - 1;
+    uint32_t *head;
+    while ((head = workload_nic_next(w, nic, node)) != NULL) {
+        uint32_t index = *head - 1;
         struct workload_message *m = &w->messages[index];
-        struct job_stats *st = &w->jobs[m->job].stats;
+        struct workload_job *jb = &w->jobs[m->job];
+        struct job_stats *st = &jb->stats;
+        bool request = jb->response_packets && !m->request; /* one awaiting a response */
         uint32_t packet;
         bool held = th && !throttle_node_admits(th, tp, now);
         if (held || sim_enqueue(sim, m->src_node, m->dst_node, &packet) != 0) {
             if (!held || sim_injection_full(sim, m->src_node, m->dst_node)) {
                 st->nic_stall_cycles += sim->measuring;
+                st->request_stall_cycles += sim->measuring && request;
                 if (th)
                     throttle_node_stalled(th);
             }
@@ -453,13 +510,22 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
             st->generated++;
             st->generated_phits += (uint64_t)sim->packet_size;
         }
+        if (request) {
+            nic->outstanding++;
+            if (sim->measuring) {
+                st->request_packets++;
+                st->request_phits += (uint64_t)sim->packet_size;
+            }
+        }
         if (++m->created_packets == m->packets) {
-            nic->head = m->next;
-            if (!nic->head)
-                nic->tail = 0;
+            *head = m->next;
+            if (!*head)
+                *(head == &nic->head ? &nic->tail : &nic->response_tail) = 0;
             m->next = 0;
         }
-    } while (nic->head && nic->free_tick < now_tick + rate.num);
+        if (nic->free_tick >= now_tick + rate.num)
+            break;
+    }
 }
 
 static bool workload_nic_cycle(struct sim *sim, int32_t node)
@@ -468,9 +534,9 @@ static bool workload_nic_cycle(struct sim *sim, int32_t node)
     struct workload_nic *nic = &w->nic[node];
     struct link_rate rate = w->node_rate;
     uint64_t now = sim->cycle, now_tick = now * rate.num;
-    if (nic->head && nic->free_tick < now_tick + rate.num) /* a packet is ready */
+    if (nic->free_tick < now_tick + rate.num && workload_nic_next(w, nic, node)) /* ready */
         workload_nic_inject(sim, node, now, now_tick);
-    if (nic->head)
+    if (nic->head || nic->response_head)
         return true;
     nic->active = false;
     return false;
@@ -543,10 +609,35 @@ void workload_packet_injected(struct sim *sim, uint32_t packet)
     if (!tag)
         return;
     struct workload_message *m = &w->messages[tag - 1];
-    if (++m->injected == m->packets && jb->closed) {
+    /* A send of a job with responses completes when its responses are in (message_answered). */
+    if (++m->injected == m->packets && jb->closed && !jb->response_packets) {
         motif_run_sent(jb->motif, m->src_rank, m->tag, sim->cycle);
         workload_job_check_done(w, jb, sim->cycle);
     }
+}
+
+/* The last packet of a response arrived at the requester: one request packet answered, the
+ * window opens by one; the last answer completes the request's send. */
+static void workload_response_done(struct sim *sim, uint32_t index)
+{
+    struct workload *w = sim->workload;
+    const struct workload_message *m = &w->messages[index];
+    uint32_t request = m->request - 1;
+    struct workload_message *r = &w->messages[request];
+    struct workload_job *jb = &w->jobs[m->job];
+    w->nic[r->src_node].outstanding--;
+    if (sim->measuring) {
+        jb->stats.responses++;
+        jb->stats.request_response_cycles += sim->cycle - m->request_cycle;
+    }
+    workload_message_free(w, index);
+    if (++r->answered < r->packets)
+        return;
+    if (jb->closed) {
+        motif_run_sent(jb->motif, r->src_rank, r->tag, sim->cycle);
+        workload_job_check_done(w, jb, sim->cycle);
+    }
+    workload_message_free(w, request);
 }
 
 static void workload_message_done(struct sim *sim, uint32_t index)
@@ -554,6 +645,10 @@ static void workload_message_done(struct sim *sim, uint32_t index)
     struct workload *w = sim->workload;
     struct workload_message *m = &w->messages[index];
     struct workload_job *jb = &w->jobs[m->job];
+    if (m->request) {
+        workload_response_done(sim, index);
+        return;
+    }
     if (sim->measuring) {
         jb->stats.messages_delivered++;
         if (latency_histogram_add(&jb->stats.message_latency, sim->cycle - m->created))
@@ -563,7 +658,8 @@ static void workload_message_done(struct sim *sim, uint32_t index)
         motif_run_delivered(jb->motif, m->src_rank, m->dst_rank, m->tag, sim->cycle);
         workload_job_check_done(w, jb, sim->cycle);
     }
-    workload_message_free(w, index);
+    if (!jb->response_packets) /* else freed with its last answer */
+        workload_message_free(w, index);
 }
 
 void workload_packet_delivered(struct sim *sim, uint32_t packet, uint64_t latency)
@@ -592,6 +688,9 @@ void workload_packet_delivered(struct sim *sim, uint32_t packet, uint64_t latenc
         sim->status = SIM_INVARIANT;
         return;
     }
+    if (jb->response_packets && !m->request && workload_respond(sim, tag - 1, pk->gen_cycle))
+        return;
+    m = &w->messages[tag - 1]; /* workload_respond may have moved the messages */
     if (++m->delivered == m->packets)
         workload_message_done(sim, tag - 1);
 }
@@ -664,8 +763,10 @@ int workload_check(const struct sim *sim, const uint32_t *message_found, const u
         const struct workload_message *m = &w->messages[i];
         if (!m->packets)
             continue; /* free */
+        bool awaiting = !m->request && m->answered < m->packets &&
+                        w->jobs[m->job].response_packets; /* delivered, not yet answered */
         if (m->created_packets > m->packets || m->injected > m->created_packets ||
-            m->delivered > m->injected || m->delivered == m->packets) {
+            m->delivered > m->injected || (m->delivered == m->packets && !awaiting)) {
             snprintf(why, len,
                      "message %u of job '%s' (%d -> %d): %u packets, %u created, %u injected, "
                      "%u delivered (expected created >= injected >= delivered, and the message "

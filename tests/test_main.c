@@ -34,6 +34,7 @@ static const struct {
     {"workload", test_workload_register},
     {"throttle", test_throttle_register},
     {"job_routing", test_job_routing_register},
+    {"requests", test_requests_register},
 };
 
 int main(int argc, char **argv)

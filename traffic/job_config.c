@@ -158,6 +158,24 @@ static const struct setting job_rows[] = {
      .doc = "routing.mechanism ugal or ugal_g: the Aries mode of its packets (bias, bias mode, "
             "progressive; none: the routing's own settings)",
      .quiet_default = true},
+    {.name = "response_bytes",
+     .type = SETTING_INT64,
+     .offset = offsetof(struct config_job, response_bytes),
+     .def = 0,
+     .min = 0,
+     .max = SETTING_UNBOUNDED_INT64,
+     .doc = "requests and responses: every request packet is answered by a response of this "
+            "many bytes back to its source (0: no responses); jobs that send messages",
+     .quiet_default = true},
+    {.name = "nic_window",
+     .type = SETTING_INT,
+     .offset = offsetof(struct config_job, nic_window),
+     .def = 1024,
+     .min = 0,
+     .max = SETTING_UNBOUNDED_INT,
+     .doc = "response_bytes > 0: request packets a node may have awaiting their response "
+            "(Aries: 1024; 0: unbounded)",
+     .quiet_default = true},
 };
 
 static const struct setting_table job_table = {
@@ -218,12 +236,20 @@ int job_network_params(const struct config_job *job, const struct pattern_ops *n
 
 bool job_reads(const struct config_job *job, const char *key, char *why, size_t len)
 {
-    static const char *const always[] = {"name",  "nodes",       "placement", "pattern",
-                                         "motif", "ugal_preset", NULL};
+    static const char *const always[] = {"name",  "nodes",       "placement",      "pattern",
+                                         "motif", "ugal_preset", "response_bytes", NULL};
     static const char *const open_loop[] = {"load", "process", "message_bytes", NULL};
     static const char *const closed_loop[] = {"iterations", "compute_cycles", NULL};
     if (strcmp(key, "throttle") == 0)
         return true;
+    if (strcmp(key, "nic_window") == 0) {
+        if (job->response_bytes > 0)
+            return true;
+        snprintf(why, len,
+                 "response_bytes = 0 reads no nic_window: the window counts request packets "
+                 "awaiting their response (set response_bytes > 0)");
+        return false;
+    }
     if (strncmp(key, "throttle_", 9) == 0 || strcmp(key, "delay_sensitivity") == 0) {
         if (job_key_in(throttle_keys(job->throttle), key))
             return true;
@@ -393,6 +419,13 @@ static int job_check(const struct sim_config *cfg, const void *params, struct se
     }
     if (job_check_throttle(cfg, job, issue))
         return -1;
+    if (job->response_bytes > 0 && !job_is_closed_loop(job) && job->message_bytes == 0) {
+        snprintf(issue->text, sizeof issue->text,
+                 "responses answer the packets of messages, which go through the NIC, and "
+                 "single packets (message_bytes = 0) do not (expected message_bytes > 0, or "
+                 "response_bytes = 0)");
+        return job_issue(job, issue, "response_bytes", "response_bytes");
+    }
     return job_check_routing(cfg, job, issue);
 }
 

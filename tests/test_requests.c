@@ -1,0 +1,199 @@
+/* Requests and responses (jobs.NAME.response_bytes, nic_window): every request packet is
+ * answered by a response back to its source; the request-to-response latency of a ping-pong
+ * is the hand-computed round trip; a window of one packet serializes the requests; --check
+ * follows requests and responses; bad keys are located errors. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "point.h"
+#include "result_json.h"
+#include "sim.h"
+#include "test_util.h"
+
+static char requests_dir[64];
+
+static int requests_init(void)
+{
+    return test_tmpdir_create(requests_dir, "requests");
+}
+
+static int requests_cleanup(void)
+{
+    return test_tmpdir_remove(requests_dir);
+}
+
+static void requests_write(const char *text, char path[128])
+{
+    snprintf(path, 128, "%s/job.cfg", requests_dir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void requests_point(const char *const *ov, int n, struct result *res)
+{
+    /* ping-pong between the two nodes of router 0 of the 72-node dragonfly */
+    static const char text[] =
+        "topology = { p = 2; a = 4; h = 2; };\n"
+        "sim = { warmup_cycles = 10; };\n"
+        "jobs = ( { name = \"pp\"; nodes = 2; placement = \"contiguous\"; first_node = 0;\n"
+        "           motif = \"pingpong\"; response_bytes = 16; } );\n";
+    static struct sim_config cfg;
+    char path[128], err[CONFIG_ERROR_LEN];
+    requests_write(text, path);
+    int rc = config_load(path, ov, n, &cfg, err);
+    if (rc != 0)
+        fprintf(stderr, "\n%s\n", err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    const struct point_options opt = {.progress = false, .check_invariants = true};
+    struct point_outcome out;
+    enum sim_status status = point_run(&cfg, &opt, res, &out);
+    if (status != SIM_OK)
+        fprintf(stderr, "\n%s\n", out.message);
+    CU_ASSERT_EQUAL_FATAL(status, SIM_OK);
+    CU_ASSERT_EQUAL_FATAL(res->n_jobs, 1);
+}
+
+/* A packet between the two nodes of a router takes m = injection_latency + router.latency +
+ * injection_latency + packet_size - 1 cycles (test_workload's ping-pong). Its response (one
+ * packet) leaves the responder's NIC in the cycle after the request's tail arrived (the NICs
+ * act in phase 1, deliveries in phase 2), ahead of any request there, and takes m again: every
+ * request packet is answered 2m + 1 cycles after it entered its injection queue, L = 2m + 1,
+ * and every request packet is answered (--check recounts every message each cycle). */
+static void check_round_trip(const char *latency, const char *injection, const char *packet, int m,
+                             int packets)
+{
+    const char *ov[] = {latency, injection, packet, "jobs.pp.message_bytes=128",
+                        "jobs.pp.iterations=3"};
+    struct result res;
+    requests_point(ov, 5, &res);
+    const struct job_result *job = &res.jobs[0];
+    CU_ASSERT_TRUE(job->finished);
+    CU_ASSERT_TRUE(job->responses);
+    uint64_t requests = 6 * (uint64_t)packets; /* 3 iterations of 2 messages */
+    CU_ASSERT_EQUAL(job->request_packets, requests);
+    CU_ASSERT_EQUAL(job->answered, requests);
+    CU_ASSERT_EQUAL(job->request_response_cycles, requests * (uint64_t)(2 * m + 1));
+    CU_ASSERT_EQUAL(job->latency_per_packet, 2 * m + 1);
+    CU_ASSERT_EQUAL(job->stalls_per_flit, 0);
+    CU_ASSERT_EQUAL(job->messages_delivered, 6);
+    /* requests and responses both went through the network */
+    CU_ASSERT_EQUAL(job->delivered, 2 * requests);
+    if (job->latency_per_packet != 2 * m + 1)
+        fprintf(stderr, "\n%s %s %s: L %.1f (expected %d)\n", latency, injection, packet,
+                job->latency_per_packet, 2 * m + 1);
+    result_free(&res);
+}
+
+static void test_round_trip_by_hand(void)
+{
+    /* 128 bytes: one packet of 8 phits, or two of 4 */
+    check_round_trip("router.latency=5", "links.injection_latency=1", "traffic.packet_size=8",
+                     1 + 5 + 1 + 7, 1);
+    check_round_trip("router.latency=7", "links.injection_latency=3", "traffic.packet_size=4",
+                     3 + 7 + 3 + 3, 2);
+}
+
+/* A window of one packet: a request packet waits for the response of the previous one, so a
+ * ping-pong of 4-packet messages takes 8 round trips of 2m + 1 (m = 14) at least, exactly that
+ * here (nothing else contends); unbounded, the packets of a message overlap. */
+static void test_window_of_one_serializes(void)
+{
+    const char *one[] = {"router.latency=5", "links.injection_latency=1", "traffic.packet_size=8",
+                         "jobs.pp.message_bytes=512", "jobs.pp.nic_window=1"};
+    struct result res;
+    requests_point(one, 5, &res);
+    const struct job_result *job = &res.jobs[0];
+    int round_trip = 2 * 14 + 1;
+    CU_ASSERT_EQUAL(job->request_packets, 8);
+    CU_ASSERT(job->runtime_cycles >= 8.0 * round_trip);
+    CU_ASSERT_EQUAL(job->runtime_cycles, 8.0 * round_trip);
+    double serialized = job->runtime_cycles;
+    result_free(&res);
+    const char *any[] = {"router.latency=5", "links.injection_latency=1", "traffic.packet_size=8",
+                         "jobs.pp.message_bytes=512", "jobs.pp.nic_window=0"};
+    requests_point(any, 5, &res);
+    CU_ASSERT(res.jobs[0].runtime_cycles < serialized / 2);
+    CU_ASSERT_EQUAL(res.jobs[0].latency_per_packet, round_trip);
+    result_free(&res);
+}
+
+/* An open-loop job with messages under load: responses to every request, s and L consistent
+ * with their counters, and the stall counter of requests within the NIC's. */
+static void test_open_loop_counters(void)
+{
+    static const char text[] =
+        "topology = { p = 2; a = 4; h = 2; };\n"
+        "sim = { warmup_cycles = 1000; measure_cycles = 3000; };\n"
+        "jobs = ( { name = \"u\"; nodes = 72; pattern = \"uniform\"; load = 0.4;\n"
+        "           message_bytes = 256; response_bytes = 64; nic_window = 8; } );\n";
+    static struct sim_config cfg;
+    char path[128], err[CONFIG_ERROR_LEN];
+    requests_write(text, path);
+    CU_ASSERT_EQUAL_FATAL(config_load(path, NULL, 0, &cfg, err), 0);
+    const struct point_options opt = {
+        .progress = false, .check_invariants = true, .check_every = 97};
+    struct point_outcome out;
+    struct result res;
+    CU_ASSERT_EQUAL_FATAL(point_run(&cfg, &opt, &res, &out), SIM_OK);
+    const struct job_result *job = &res.jobs[0];
+    CU_ASSERT(job->request_packets > 1000);
+    CU_ASSERT(job->answered > job->request_packets - 72 * 8 - 1);
+    CU_ASSERT_EQUAL(job->request_flits, job->request_packets * 8);
+    CU_ASSERT(job->request_stall_cycles <= job->nic_stall_cycles);
+    CU_ASSERT_DOUBLE_EQUAL(job->latency_per_packet,
+                           (double)job->request_response_cycles / (double)job->answered, 1e-9);
+    CU_ASSERT(job->latency_per_packet > 2 * 14);
+    result_free(&res);
+}
+
+static void test_bad_keys(void)
+{
+    static const struct {
+        const char *job, *expected;
+    } cases[] = {
+        {"pattern = \"uniform\"; load = 0.1; response_bytes = 64;",
+         "{F}:3: jobs.j.response_bytes: responses answer the packets of messages, which go "
+         "through the NIC, and single packets (message_bytes = 0) do not (expected "
+         "message_bytes > 0, or response_bytes = 0)"},
+        {"motif = \"barrier\"; nic_window = 4;",
+         "{F}:3: jobs.j.nic_window: this job does not read it (expected only what it reads: "
+         "response_bytes = 0 reads no nic_window: the window counts request packets awaiting "
+         "their response (set response_bytes > 0))"},
+        {"motif = \"barrier\"; response_bytes = 16; nic_window = -1;",
+         "{F}:3: jobs.j.nic_window: -1 is out of range"},
+    };
+    char path[128], err[CONFIG_ERROR_LEN], text[1024], expected[1024];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text,
+                 "topology = { p = 2; a = 4; h = 2; };\njobs = (\n"
+                 "  { name = \"j\"; nodes = 4; %s } );\n",
+                 cases[i].job);
+        requests_write(text, path);
+        static struct sim_config cfg;
+        CU_ASSERT_EQUAL(config_load(path, NULL, 0, &cfg, err), -1);
+        snprintf(expected, sizeof expected, "%s%s", path, strstr(cases[i].expected, "{F}") + 3);
+        if (strncmp(err, expected, strlen(expected)) != 0)
+            fprintf(stderr, "\ncase %zu:\n  got      %s\n  expected %s\n", i, err, expected);
+        CU_ASSERT(strncmp(err, expected, strlen(expected)) == 0);
+    }
+    char command[512], out[2048];
+    snprintf(command, sizeof command, "./dfsim run %s --quiet -o %s/x.json", path, requests_dir);
+    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "jobs.j.nic_window"));
+}
+
+int test_requests_register(void)
+{
+    static const struct test_case cases[] = {
+        {"ping-pong request -> response latency by hand", test_round_trip_by_hand},
+        {"nic_window = 1 serializes the requests", test_window_of_one_serializes},
+        {"open loop: counters, s and L, --check", test_open_loop_counters},
+        {"bad keys: located errors", test_bad_keys},
+    };
+    return test_add_suite("requests", requests_init, requests_cleanup, cases,
+                          sizeof cases / sizeof cases[0]);
+}
