@@ -45,6 +45,10 @@ struct config_job {
      * (0: none); nic_window request packets may await their response per node (0: any) */
     int64_t response_bytes;
     int nic_window;
+    /* routing.selector per job: 0 none, 1 app_aware (JOB_SELECTOR_*) */
+    int selector;
+    int64_t selector_min_bytes;
+    double selector_lambda, selector_sigma;
 };
 
 /* One struct per config group. A plug-in is chosen by its index in its registry

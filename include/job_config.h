@@ -38,6 +38,15 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
 /* The same for settings_list.reads. */
 bool job_config_reads(const void *job, const char *key, char *why, size_t len);
 
+enum job_selector { JOB_SELECTOR_NONE, JOB_SELECTOR_APP_AWARE };
+
+/* The routing modes (packet.mode, a ugal_preset) of a job with selector app_aware: the
+ * default one (its ugal_preset, else adaptive_1 for alltoall, else adaptive_0) and high bias. */
+int job_selector_default_mode(const struct config_job *job);
+#define JOB_SELECTOR_HIGH_MODE 4 /* UGAL_ADAPTIVE_3 */
+/* The modes a job's packets may carry, a bitmask over packet.mode (bit 0: the network's). */
+unsigned job_routing_modes(const struct config_job *job);
+
 /* The throttle of a job's nodes from its throttle keys (aimd's rate 0: the line rate). */
 void job_throttle_params(const struct sim_config *cfg, const struct config_job *job,
                          struct throttle_params *out);

@@ -47,6 +47,11 @@ struct job_result {
     uint64_t request_flits, request_packets, request_stall_cycles, answered;
     uint64_t request_response_cycles;
     double stalls_per_flit, latency_per_packet; /* s and L */
+    /* selector app_aware: its default mode and its request packets in each mode */
+    bool app_aware;
+    const char *selector_default_mode;
+    uint64_t packets_default, packets_high;
+    double fraction_default;
     struct job_result_latency latency;
     uint64_t messages_sent, messages_delivered;
     struct job_result_spread message_latency;

@@ -66,6 +66,10 @@ struct workload_job {
     struct throttle_params throttle; /* kind THROTTLE_NONE: not throttled */
     uint32_t response_packets;       /* packets of the response to a request packet (0: none) */
     uint32_t window;                 /* request packets awaiting a response per node (0: any) */
+    /* selector app_aware: its two modes (packet.mode), and its request packets in each */
+    bool app_aware;
+    uint8_t modes[2]; /* WORKLOAD_MODE_DEFAULT, WORKLOAD_MODE_HIGH */
+    uint64_t mode_packets[2];
     struct job_stats stats;
 };
 
@@ -81,7 +85,19 @@ struct workload_message {
     uint32_t next;          /* next message in its NIC's queue, or in the free list */
     uint32_t request;       /* a response: its request message + 1; 0: a request */
     uint32_t answered;      /* a request of a job with responses: its packets answered */
+    uint8_t mode;           /* packet.mode of its packets */
+    uint8_t selected;       /* app_aware: the selector's mode index (WORKLOAD_MODE_*) */
     uint64_t request_cycle; /* a response: when the request packet it answers was injected */
+};
+
+enum { WORKLOAD_MODE_DEFAULT, WORKLOAD_MODE_HIGH };
+
+/* What the app_aware selector of a node knows, per mode: its request flits (phits), their
+ * stall cycles, its answered request packets and their summed request-to-response cycles;
+ * and the mode its messages take now. */
+struct workload_selector {
+    uint64_t flits[2], stalls[2], responses[2], latency[2];
+    int current;
 };
 
 /* A node's NIC: its queues of messages (responses served first: a request held by the window
@@ -105,11 +121,12 @@ struct workload {
     int32_t *active_nics;                        /* nodes whose NIC holds messages */
     int n_active_nics;
     struct link_rate node_rate;
-    struct throttle_node *throttle; /* [nodes], the nodes of throttled jobs; NULL if none is */
-    bool has_closed;                /* some job is closed loop: the run ends when they are done */
-    bool started;                   /* the closed-loop jobs have started (after the warm-up) */
-    int running_closed;             /* closed-loop jobs not yet done */
-    char error[512];                /* why a motif failed */
+    struct throttle_node *throttle;     /* [nodes], the nodes of throttled jobs; NULL if none is */
+    struct workload_selector *selector; /* [nodes] when some job is app_aware, else NULL */
+    bool has_closed;    /* some job is closed loop: the run ends when they are done */
+    bool started;       /* the closed-loop jobs have started (after the warm-up) */
+    int running_closed; /* closed-loop jobs not yet done */
+    char error[512];    /* why a motif failed */
 };
 
 /* Builds the jobs of sim->cfg on sim's network (the placements the config check made);

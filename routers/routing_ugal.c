@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "config.h"
+#include "job_config.h"
 
 struct ugal_params {
     int min_candidates, nonmin_candidates, weight, bias, bias_mode, preset;
@@ -91,7 +92,9 @@ static bool ugal_any_progressive(const struct sim_config *cfg)
     struct ugal_rule rule;
     ugal_rule_of(params, &rule);
     for (int j = 0; j < cfg->n_jobs && !rule.progressive; j++)
-        ugal_rule_of_mode(params, cfg->jobs[j].ugal_preset, &rule);
+        for (int m = 0; m < UGAL_PRESETS && !rule.progressive; m++)
+            if ((job_routing_modes(&cfg->jobs[j]) >> m) & 1u)
+                ugal_rule_of_mode(params, m, &rule);
     return rule.progressive;
 }
 

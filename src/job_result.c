@@ -125,6 +125,12 @@ static int job_result_of(const struct sim *sim, int j, struct job_result *out)
         job_result_ratio((double)st->request_stall_cycles, (double)st->request_phits);
     out->latency_per_packet =
         job_result_ratio((double)st->request_response_cycles, (double)st->responses);
+    out->app_aware = jb->app_aware;
+    out->selector_default_mode = ugal_preset_names[jb->modes[0]];
+    out->packets_default = jb->mode_packets[0];
+    out->packets_high = jb->mode_packets[1];
+    out->fraction_default = job_result_ratio((double)jb->mode_packets[0],
+                                             (double)(jb->mode_packets[0] + jb->mode_packets[1]));
     workload_throttle_rates(sim, j, &out->throttle_final_rate, &out->throttle_mean_rate);
     return jb->closed ? job_result_iterations(jb, out) : 0;
 }

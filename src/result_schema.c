@@ -451,6 +451,28 @@ static const struct result_section result_job_nic_section = {
     "job_nic", "struct job_result", result_job_nic_fields,
     RESULT_SCHEMA_COUNT(result_job_nic_fields)};
 
+static bool result_schema_no_selector(const void *job)
+{
+    return !((const struct job_result *)job)->app_aware;
+}
+
+static const struct result_field result_job_selector_fields[] = {
+    {"default_mode", RESULT_STRING, "",
+     "its default mode (its ugal_preset, else adaptive_1 for alltoall, else adaptive_0); the "
+     "other is adaptive_3",
+     RESULT_AT(struct job_result, selector_default_mode)},
+    {"packets_default", RESULT_COUNT, "packets", "request packets of messages sent in it",
+     RESULT_AT(struct job_result, packets_default)},
+    {"packets_high", RESULT_COUNT, "packets", "request packets of messages sent with high bias",
+     RESULT_AT(struct job_result, packets_high)},
+    {"fraction_default", RESULT_NUMBER, "", "packets_default / (packets_default + packets_high)",
+     RESULT_AT(struct job_result, fraction_default)},
+};
+
+static const struct result_section result_job_selector_section = {
+    "job_selector", "struct job_result", result_job_selector_fields,
+    RESULT_SCHEMA_COUNT(result_job_selector_fields)};
+
 static const struct result_field result_job_fields[] = {
     {"name", RESULT_STRING, "", "the job's name", RESULT_AT(struct job_result, name)},
     {"kind", RESULT_STRING, "", "\"closed loop\" (a motif) or \"open loop\" (a pattern)",
@@ -482,6 +504,9 @@ static const struct result_field result_job_fields[] = {
     {"nic", RESULT_OBJECT, "", "its NICs' request counters (measurement window)",
      .section = &result_job_nic_section, .absent_when = result_schema_no_responses,
      .absent_meaning = "with response_bytes = 0"},
+    {"selector", RESULT_OBJECT, "", "its app_aware selector's choices (measurement window)",
+     .section = &result_job_selector_section, .absent_when = result_schema_no_selector,
+     .absent_meaning = "with selector = \"none\""},
     {"latency", RESULT_OBJECT, "cycles",
      "packet latency: entering the injection queue -> tail delivered",
      .section = &result_job_latency_section},

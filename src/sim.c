@@ -157,7 +157,7 @@ static void sim_init_routing_env(struct sim *sim)
     env->rng = &sim->routing_rng;
     env->modes = 1u;
     for (int j = 0; j < cfg->n_jobs; j++)
-        env->modes |= 1u << cfg->jobs[j].ugal_preset;
+        env->modes |= job_routing_modes(&cfg->jobs[j]);
     env->view = sim_env_view;
     env->views = sim->router_views;
     env->owner = sim;

@@ -82,9 +82,47 @@ static void workload_nic_append(struct workload *w, uint32_t node, uint32_t *hea
     }
 }
 
-/* Queues a message of `packets` packets in the NIC of the source rank's node. */
+/* The app_aware choice for a message of `bytes` bytes in `packets` packets from `node`: small
+ * messages go with high bias; a larger one estimates its time in each mode as
+ * T = ((p + W/2) / W) L + f (s + 1) from the node's counters (a mode not observed yet from the
+ * other with selector_lambda and selector_sigma) and moves to the other mode only if strictly
+ * faster there. Returns WORKLOAD_MODE_*. */
+static int workload_select(const struct sim *sim, const struct workload_job *jb, uint32_t node,
+                           uint64_t bytes, uint64_t packets)
+{
+    struct workload_selector *sel = &sim->workload->selector[node];
+    const struct config_job *c = jb->cfg;
+    if (bytes < (uint64_t)c->selector_min_bytes)
+        return WORKLOAD_MODE_HIGH;
+    double L[2], s[2];
+    bool seen[2];
+    for (int m = 0; m < 2; m++) {
+        seen[m] = sel->responses[m] > 0;
+        L[m] = seen[m] ? (double)sel->latency[m] / (double)sel->responses[m] : 0;
+        s[m] = sel->flits[m] ? (double)sel->stalls[m] / (double)sel->flits[m] : 0;
+    }
+    if (!seen[0] && !seen[1])
+        return sel->current;
+    if (!seen[WORKLOAD_MODE_HIGH]) {
+        L[WORKLOAD_MODE_HIGH] = c->selector_lambda * L[WORKLOAD_MODE_DEFAULT];
+        s[WORKLOAD_MODE_HIGH] = c->selector_sigma * s[WORKLOAD_MODE_DEFAULT];
+    } else if (!seen[WORKLOAD_MODE_DEFAULT]) {
+        L[WORKLOAD_MODE_DEFAULT] = L[WORKLOAD_MODE_HIGH] / c->selector_lambda;
+        s[WORKLOAD_MODE_DEFAULT] = s[WORKLOAD_MODE_HIGH] / c->selector_sigma;
+    }
+    double w = (double)jb->window, p = (double)packets;
+    double f = p * (double)sim->packet_size, T[2];
+    for (int m = 0; m < 2; m++)
+        T[m] = (p + w / 2) / w * L[m] + f * (s[m] + 1);
+    int other = 1 - sel->current;
+    if (T[other] < T[sel->current])
+        sel->current = other;
+    return sel->current;
+}
+
+/* Queues a message of `packets` packets (`bytes` bytes) in the NIC of the source rank's node. */
 static int workload_send(struct sim *sim, int job, int32_t src, int32_t dst, uint64_t packets,
-                         uint32_t tag)
+                         uint64_t bytes, uint32_t tag)
 {
     struct workload *w = sim->workload;
     struct workload_job *jb = &w->jobs[job];
@@ -103,7 +141,14 @@ static int workload_send(struct sim *sim, int job, int32_t src, int32_t dst, uin
         .tag = tag,
         .packets = (uint32_t)packets,
         .created = sim->cycle,
+        .mode = (uint8_t)jb->cfg->ugal_preset,
     };
+    if (jb->app_aware) {
+        int chosen = workload_select(sim, jb, m->src_node, bytes, packets);
+        m->selected = (uint8_t)chosen;
+        m->mode = jb->modes[chosen];
+        jb->mode_packets[chosen] += sim->measuring ? packets : 0;
+    }
     if (sim->measuring) {
         jb->stats.messages_created++;
         jb->stats.offered_phits += packets * (uint64_t)sim->packet_size;
@@ -135,6 +180,8 @@ static int workload_respond(struct sim *sim, uint32_t request, uint64_t request_
         .created = sim->cycle,
         .request = request + 1,
         .request_cycle = request_cycle,
+        .mode = r->mode,
+        .selected = r->selected,
     };
     struct workload_nic *nic = &w->nic[m->src_node];
     workload_nic_append(w, m->src_node, &nic->response_head, &nic->response_tail, index);
@@ -149,7 +196,7 @@ struct workload_motif_send {
 static void workload_motif_send(void *ctx, int32_t src, int32_t dst, uint64_t bytes, uint32_t tag)
 {
     struct workload_motif_send *s = ctx;
-    workload_send(s->sim, s->job, src, dst, job_message_packets(s->sim->cfg, bytes), tag);
+    workload_send(s->sim, s->job, src, dst, job_message_packets(s->sim->cfg, bytes), bytes, tag);
 }
 
 /* ---- creating the jobs ---- */
@@ -299,6 +346,17 @@ static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
                 (uint32_t)job_message_packets(cfg, (uint64_t)jb->cfg->response_bytes);
             jb->window = (uint32_t)jb->cfg->nic_window;
         }
+        if (jb->cfg->selector == JOB_SELECTOR_APP_AWARE) {
+            jb->app_aware = true;
+            jb->modes[WORKLOAD_MODE_DEFAULT] = (uint8_t)job_selector_default_mode(jb->cfg);
+            jb->modes[WORKLOAD_MODE_HIGH] = JOB_SELECTOR_HIGH_MODE;
+            if (!w->selector)
+                w->selector = calloc((size_t)sim->topo.nodes, sizeof *w->selector);
+            if (!w->selector) {
+                snprintf(err, (size_t)err_len, "out of memory");
+                return -1;
+            }
+        }
         if (workload_throttle_job(sim, jb) != 0) {
             snprintf(err, (size_t)err_len, "out of memory");
             return -1;
@@ -364,6 +422,7 @@ void workload_destroy(struct sim *sim)
     free(w->nic);
     free(w->active_nics);
     free(w->throttle);
+    free(w->selector);
     free(w->messages);
     free(w);
     sim->workload = NULL;
@@ -389,7 +448,7 @@ static void workload_open_loop_cycle(struct sim *sim, int j)
         else
             dst = rank_pattern_destination(&jb->pattern, r, &jb->rng);
         if (jb->message_packets) {
-            workload_send(sim, j, r, dst, jb->message_packets, 0);
+            workload_send(sim, j, r, dst, jb->message_packets, (uint64_t)jb->cfg->message_bytes, 0);
             continue;
         }
         uint32_t packet;
@@ -494,6 +553,8 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
             if (!held || sim_injection_full(sim, m->src_node, m->dst_node)) {
                 st->nic_stall_cycles += sim->measuring;
                 st->request_stall_cycles += sim->measuring && request;
+                if (request && jb->app_aware)
+                    w->selector[node].stalls[m->selected]++;
                 if (th)
                     throttle_node_stalled(th);
             }
@@ -502,7 +563,6 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
         if (th)
             throttle_node_sent(th, tp);
         sim->pool.tags[packet] = index + 1;
-        sim_packet(sim, packet)->mode = (uint8_t)w->jobs[m->job].cfg->ugal_preset;
         w->jobs[m->job].in_network++;
         uint64_t start = nic->free_tick > now_tick ? nic->free_tick : now_tick;
         nic->free_tick = start + (uint64_t)sim->packet_size * rate.den;
@@ -510,6 +570,9 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
             st->generated++;
             st->generated_phits += (uint64_t)sim->packet_size;
         }
+        sim_packet(sim, packet)->mode = m->mode;
+        if (request && jb->app_aware)
+            w->selector[node].flits[m->selected] += (uint64_t)sim->packet_size;
         if (request) {
             nic->outstanding++;
             if (sim->measuring) {
@@ -626,6 +689,11 @@ static void workload_response_done(struct sim *sim, uint32_t index)
     struct workload_message *r = &w->messages[request];
     struct workload_job *jb = &w->jobs[m->job];
     w->nic[r->src_node].outstanding--;
+    if (jb->app_aware) {
+        struct workload_selector *sel = &w->selector[r->src_node];
+        sel->responses[m->selected]++;
+        sel->latency[m->selected] += sim->cycle - m->request_cycle;
+    }
     if (sim->measuring) {
         jb->stats.responses++;
         jb->stats.request_response_cycles += sim->cycle - m->request_cycle;

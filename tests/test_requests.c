@@ -1,8 +1,10 @@
 /* Requests and responses (jobs.NAME.response_bytes, nic_window): every request packet is
  * answered by a response back to its source; the request-to-response latency of a ping-pong
  * is the hand-computed round trip; a window of one packet serializes the requests; --check
- * follows requests and responses; bad keys are located errors. */
+ * follows requests and responses; bad keys are located errors. And the app_aware selector
+ * built on their counters: choices forced by construction. */
 #include <CUnit/CUnit.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -165,6 +167,12 @@ static void test_bad_keys(void)
          "their response (set response_bytes > 0))"},
         {"motif = \"barrier\"; response_bytes = 16; nic_window = -1;",
          "{F}:3: jobs.j.nic_window: -1 is out of range"},
+        {"motif = \"barrier\"; response_bytes = 16; selector = \"app_aware\";",
+         "{F}:3: jobs.j.selector: app_aware picks ugal modes, and routing.mechanism is 'min' "
+         "(expected routing.mechanism = \"ugal\" or \"ugal_g\", or selector = \"none\")"},
+        {"motif = \"barrier\"; selector_lambda = 2;",
+         "{F}:3: jobs.j.selector_lambda: this job does not read it (expected only what it "
+         "reads: selector 'none' reads no other selector key (set selector = \"app_aware\"))"},
     };
     char path[128], err[CONFIG_ERROR_LEN], text[1024], expected[1024];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -183,7 +191,95 @@ static void test_bad_keys(void)
     char command[512], out[2048];
     snprintf(command, sizeof command, "./dfsim run %s --quiet -o %s/x.json", path, requests_dir);
     CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "jobs.j.nic_window"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "jobs.j.selector_lambda"));
+}
+
+/* ---- selector = "app_aware" ---- */
+
+/* A ping-pong of 8 KiB messages between the two nodes of router 0 of conf/aries_small.cfg's
+ * network, 3 iterations: each node sends 3 messages. The first finds no counters and keeps
+ * the default mode; before the second, its responses are in (a send completes with its last
+ * response), and the high-bias mode, not observed, is estimated from the default with
+ * lambda = sigma = 0.01: 100 times faster, so it switches; before the third both are observed
+ * with the same L (nothing else in the network: both modes route minimally) and s = 0, a tie
+ * that keeps high bias. So exactly a third in the default mode; lambda = sigma = 100 never
+ * leaves it; messages below selector_min_bytes all go with high bias. */
+static void check_selector(const char *const *ov, int n, double fraction, const char *mode)
+{
+    static const char text[] =
+        "topology = { kind = \"cascade\"; p = 2; h = 2; rows = 2; cols = 4; row_links = 1;\n"
+        "             col_links = 2; cascade_groups = 5; };\n"
+        "routing = { mechanism = \"ugal\"; };\n"
+        "sim = { warmup_cycles = 10; };\n"
+        "jobs = ( { name = \"pp\"; nodes = 2; placement = \"contiguous\"; first_node = 0;\n"
+        "           motif = \"pingpong\"; iterations = 3; message_bytes = 8192;\n"
+        "           response_bytes = 16; selector = \"app_aware\"; } );\n";
+    static struct sim_config cfg;
+    char path[128], err[CONFIG_ERROR_LEN];
+    requests_write(text, path);
+    int rc = config_load(path, ov, n, &cfg, err);
+    if (rc != 0)
+        fprintf(stderr, "\n%s\n", err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    const struct point_options opt = {.progress = false, .check_invariants = true};
+    struct point_outcome out;
+    struct result res;
+    CU_ASSERT_EQUAL_FATAL(point_run(&cfg, &opt, &res, &out), SIM_OK);
+    const struct job_result *job = &res.jobs[0];
+    CU_ASSERT_TRUE(job->finished);
+    CU_ASSERT_TRUE(job->app_aware);
+    CU_ASSERT_EQUAL(job->packets_default + job->packets_high, job->request_packets);
+    CU_ASSERT_DOUBLE_EQUAL(job->fraction_default, fraction, 1e-12);
+    CU_ASSERT_STRING_EQUAL(job->selector_default_mode, mode);
+    if (fabs(job->fraction_default - fraction) > 1e-12)
+        fprintf(stderr, "\nfraction_default %.4f (expected %.4f)\n", job->fraction_default,
+                fraction);
+    result_free(&res);
+}
+
+static void test_selector_forced(void)
+{
+    const char *switches[] = {"jobs.pp.selector_lambda=0.01", "jobs.pp.selector_sigma=0.01"};
+    check_selector(switches, 2, 1.0 / 3, "adaptive_0");
+    const char *stays[] = {"jobs.pp.selector_lambda=100", "jobs.pp.selector_sigma=100"};
+    check_selector(stays, 2, 1.0, "adaptive_0");
+    const char *small[] = {"jobs.pp.message_bytes=1024"};
+    check_selector(small, 1, 0.0, "adaptive_0");
+    const char *preset[] = {"jobs.pp.ugal_preset=adaptive_2", "jobs.pp.selector_lambda=100"};
+    check_selector(preset, 2, 1.0, "adaptive_2");
+}
+
+/* An alltoall's default mode is adaptive_1, which re-decides: the run gets the progressive
+ * ladder (6 local VCs on the cascade). */
+static void test_selector_alltoall_ladder(void)
+{
+    static const char text[] =
+        "topology = { kind = \"cascade\"; p = 2; h = 2; rows = 2; cols = 4; row_links = 1;\n"
+        "             col_links = 2; cascade_groups = 5; };\n"
+        "routing = { mechanism = \"ugal\"; };\n"
+        "jobs = ( { name = \"a\"; nodes = 8; motif = \"alltoall\"; message_bytes = 8192;\n"
+        "           response_bytes = 16; selector = \"app_aware\"; } );\n";
+    static struct sim_config cfg;
+    char path[128], err[CONFIG_ERROR_LEN];
+    requests_write(text, path);
+    CU_ASSERT_EQUAL_FATAL(config_load(path, NULL, 0, &cfg, err), 0);
+    CU_ASSERT_EQUAL(cfg.vcs.local, 6);
+    const char *pb[] = {"jobs.a.motif=allreduce"};
+    CU_ASSERT_EQUAL_FATAL(config_load(path, pb, 1, &cfg, err), 0);
+    CU_ASSERT_EQUAL(cfg.vcs.local, 5);
+    /* the selector needs the counters of requests and responses, and positive ratios */
+    char expected[512];
+    const char *none[] = {"jobs.a.response_bytes=0"};
+    CU_ASSERT_EQUAL(config_load(path, none, 1, &cfg, err), -1);
+    snprintf(expected, sizeof expected,
+             "%s:5: jobs.a.selector: app_aware estimates message times from request-to-response "
+             "latencies in a bounded window (expected response_bytes > 0 and nic_window > 0)",
+             path);
+    CU_ASSERT_STRING_EQUAL(err, expected);
+    const char *zero[] = {"jobs.a.selector_sigma=0"};
+    CU_ASSERT_EQUAL(config_load(path, zero, 1, &cfg, err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "jobs.a.selector_sigma: 0 is not a ratio of two positive "
+                                       "figures (expected > 0)"));
 }
 
 int test_requests_register(void)
@@ -193,6 +289,8 @@ int test_requests_register(void)
         {"nic_window = 1 serializes the requests", test_window_of_one_serializes},
         {"open loop: counters, s and L, --check", test_open_loop_counters},
         {"bad keys: located errors", test_bad_keys},
+        {"app_aware: choices forced by construction", test_selector_forced},
+        {"app_aware: alltoall defaults to adaptive_1", test_selector_alltoall_ladder},
     };
     return test_add_suite("requests", requests_init, requests_cleanup, cases,
                           sizeof cases / sizeof cases[0]);

@@ -16,6 +16,8 @@
 
 /* ---- the choices: "none" first, then the plug-ins ---- */
 
+static const char *const job_selector_names[] = {"none", "app_aware", NULL};
+
 /* A job's pattern: "none", the rank patterns, then the network patterns that are not rank
  * patterns too. */
 static const char *const *job_pattern_names(void)
@@ -176,6 +178,38 @@ static const struct setting job_rows[] = {
      .doc = "response_bytes > 0: request packets a node may have awaiting their response "
             "(Aries: 1024; 0: unbounded)",
      .quiet_default = true},
+    {.name = "selector",
+     .type = SETTING_CHOICE,
+     .offset = offsetof(struct config_job, selector),
+     .def_text = "none",
+     .choices = job_selector_names,
+     .doc = "app_aware: each message picks its ugal mode, default or high bias, from its "
+            "node's NIC counters (needs responses; README)",
+     .quiet_default = true},
+    {.name = "selector_min_bytes",
+     .type = SETTING_INT64,
+     .offset = offsetof(struct config_job, selector_min_bytes),
+     .def = 4096,
+     .min = 0,
+     .max = SETTING_UNBOUNDED_INT64,
+     .doc = "app_aware: smaller messages go with high bias, larger ones decide",
+     .quiet_default = true},
+    {.name = "selector_lambda",
+     .type = SETTING_DOUBLE,
+     .offset = offsetof(struct config_job, selector_lambda),
+     .def = 1,
+     .min = 0,
+     .max = 1e9,
+     .doc = "app_aware: L(high bias) / L(default), for the mode not observed yet",
+     .quiet_default = true},
+    {.name = "selector_sigma",
+     .type = SETTING_DOUBLE,
+     .offset = offsetof(struct config_job, selector_sigma),
+     .def = 1,
+     .min = 0,
+     .max = 1e9,
+     .doc = "app_aware: s(high bias) / s(default), for the mode not observed yet",
+     .quiet_default = true},
 };
 
 static const struct setting_table job_table = {
@@ -236,12 +270,21 @@ int job_network_params(const struct config_job *job, const struct pattern_ops *n
 
 bool job_reads(const struct config_job *job, const char *key, char *why, size_t len)
 {
-    static const char *const always[] = {"name",  "nodes",       "placement",      "pattern",
-                                         "motif", "ugal_preset", "response_bytes", NULL};
+    static const char *const always[] = {"name",           "nodes",    "placement",
+                                         "pattern",        "motif",    "ugal_preset",
+                                         "response_bytes", "selector", NULL};
     static const char *const open_loop[] = {"load", "process", "message_bytes", NULL};
     static const char *const closed_loop[] = {"iterations", "compute_cycles", NULL};
     if (strcmp(key, "throttle") == 0)
         return true;
+    if (strncmp(key, "selector_", 9) == 0) {
+        if (job->selector == JOB_SELECTOR_APP_AWARE)
+            return true;
+        snprintf(why, len,
+                 "selector 'none' reads no other selector key (set selector = "
+                 "\"app_aware\")");
+        return false;
+    }
     if (strcmp(key, "nic_window") == 0) {
         if (job->response_bytes > 0)
             return true;
@@ -361,14 +404,59 @@ static int job_check_throttle(const struct sim_config *cfg, const struct config_
     return 0;
 }
 
+/* The selector switches between ugal modes, from the NIC counters of requests and responses,
+ * with the message-time model's window. */
+static int job_check_selector(const struct config_job *job, bool ugal, const char *mechanism,
+                              struct setting_issue *issue)
+{
+    if (!ugal) {
+        snprintf(issue->text, sizeof issue->text,
+                 "app_aware picks ugal modes, and routing.mechanism is '%s' (expected "
+                 "routing.mechanism = \"ugal\" or \"ugal_g\", or selector = \"none\")",
+                 mechanism);
+        return job_issue(job, issue, "selector", "selector");
+    }
+    if (job->response_bytes <= 0 || job->nic_window <= 0) {
+        snprintf(issue->text, sizeof issue->text,
+                 "app_aware estimates message times from request-to-response latencies in a "
+                 "bounded window (expected response_bytes > 0 and nic_window > 0)");
+        return job_issue(job, issue, "selector", "selector");
+    }
+    if (job->selector_lambda <= 0 || job->selector_sigma <= 0) {
+        bool lambda = job->selector_lambda <= 0;
+        snprintf(issue->text, sizeof issue->text,
+                 "%.15g is not a ratio of two positive figures (expected > 0)",
+                 lambda ? job->selector_lambda : job->selector_sigma);
+        return job_issue(job, issue, lambda ? "selector_lambda" : "selector_sigma", "selector");
+    }
+    return 0;
+}
+
+int job_selector_default_mode(const struct config_job *job)
+{
+    if (job->ugal_preset != UGAL_PRESET_NONE)
+        return job->ugal_preset;
+    const struct motif_ops *motif = job_motif(job);
+    return motif && strcmp(motif->name, "alltoall") == 0 ? UGAL_ADAPTIVE_1 : UGAL_ADAPTIVE_0;
+}
+
+unsigned job_routing_modes(const struct config_job *job)
+{
+    if (job->selector == JOB_SELECTOR_APP_AWARE)
+        return 1u << job_selector_default_mode(job) | 1u << JOB_SELECTOR_HIGH_MODE;
+    return 1u << job->ugal_preset;
+}
+
 /* A job's mode changes only what ugal's bias reads (bias, bias mode, progressive): the
  * mechanism, its candidates and its ladder (up to the progressive segment) are the network's. */
 static int job_check_routing(const struct sim_config *cfg, const struct config_job *job,
                              struct setting_issue *issue)
 {
     const struct routing_ops *mechanism = routing_registry[cfg->routing.mechanism];
-    if (job->ugal_preset == UGAL_PRESET_NONE || mechanism == &routing_ugal ||
-        mechanism == &routing_ugal_g)
+    bool ugal = mechanism == &routing_ugal || mechanism == &routing_ugal_g;
+    if (job->selector == JOB_SELECTOR_APP_AWARE)
+        return job_check_selector(job, ugal, mechanism->name, issue);
+    if (job->ugal_preset == UGAL_PRESET_NONE || ugal)
         return 0;
     snprintf(issue->text, sizeof issue->text,
              "'%s' is a mode of ugal, and routing.mechanism is '%s' (expected routing.mechanism "
