@@ -78,6 +78,19 @@ bool job_is_closed_loop(const struct config_job *job)
         .name = NAME, .type = SETTING_INT_LIST, .offset = offsetof(struct config_job, FIELD),      \
         .min = LO, .max = HI, .doc = DOC                                                           \
     }
+/* Keys added after the first jobs release: while they hold their default they are left out
+ * of the document's config and of the sweep hash (settings.h, quiet_default), so documents
+ * and sweep points of configs that do not use them stay as they were. */
+#define JOB_QUIET_NUMBER(TYPE, NAME, FIELD, DEF, LO, HI, DOC)                                      \
+    {                                                                                              \
+        .name = NAME, .type = TYPE, .offset = offsetof(struct config_job, FIELD), .def = DEF,      \
+        .min = LO, .max = HI, .doc = DOC, .quiet_default = true                                    \
+    }
+#define JOB_QUIET_CHOICE(NAME, FIELD, DEF, CHOICES, DOC)                                           \
+    {                                                                                              \
+        .name = NAME, .type = SETTING_CHOICE, .offset = offsetof(struct config_job, FIELD),        \
+        .def_text = DEF, .choices = CHOICES, .doc = DOC, .quiet_default = true                     \
+    }
 #define JOB_STRING(NAME, FIELD, DOC)                                                               \
     {                                                                                              \
         .name = NAME, .type = SETTING_STRING, .offset = offsetof(struct config_job, FIELD),        \
@@ -131,85 +144,47 @@ static const struct setting job_rows[] = {
     JOB_INT64("allreduce_threshold", allreduce_threshold, MOTIF_ALLREDUCE_THRESHOLD, 0,
               SETTING_UNBOUNDED_INT64,
               "allreduce: recursive doubling below this many bytes, ring from it on"),
-    SETTING_CHOICE_ROW(struct config_job, "throttle", throttle, "none", throttle_kind_names,
-                       "injection throttle of each of its nodes: a token bucket at a fixed "
-                       "rate (static) or at a rate set every window from the stall fraction "
-                       "(aimd); jobs that send messages"),
-    SETTING_NUMBER(struct config_job, SETTING_DOUBLE, "throttle_rate", throttle_rate, 0, 0, 64,
-                   "static: the cap; aimd: the starting rate (0: the line rate), "
-                   "phits/(node*cycle)"),
-    JOB_INT("throttle_bucket_packets", throttle_bucket_packets, 2, 1, 1024,
-            "static, aimd: token bucket depth, packets (the largest burst at line rate)"),
-    JOB_INT64("throttle_window_cycles", throttle_window_cycles, 200, 1, INT_MAX,
-              "aimd: cycles between two rate updates"),
-    SETTING_NUMBER(struct config_job, SETTING_DOUBLE, "throttle_gain", throttle_gain, 0.125, 0, 1,
-                   "aimd: g, the weight of the last window's stall fraction in alpha"),
-    SETTING_NUMBER(struct config_job, SETTING_DOUBLE, "throttle_step", throttle_step, 0.002, 0, 64,
-                   "aimd: additive increase after a window without stall, phits/(node*cycle)"),
-    SETTING_NUMBER(struct config_job, SETTING_DOUBLE, "throttle_min_rate", throttle_min_rate, 0.01,
-                   0, 64, "aimd: the lowest rate, phits/(node*cycle)"),
-    SETTING_NUMBER(struct config_job, SETTING_DOUBLE, "delay_sensitivity", delay_sensitivity, 0, 0,
-                   1e9,
-                   "aimd: c, a decrease is R * alpha / (2 + c) (0: the DCQCN-like baseline; "
-                   "plots/fit_delay_sensitivity.py measures it)"),
-    {.name = "ugal_preset",
-     .type = SETTING_CHOICE,
-     .offset = offsetof(struct config_job, ugal_preset),
-     .def_text = "none",
-     .choices = ugal_preset_names,
-     .doc = "routing.mechanism ugal or ugal_g: the Aries mode of its packets (bias, bias mode, "
-            "progressive; none: the routing's own settings)",
-     .quiet_default = true},
-    {.name = "response_bytes",
-     .type = SETTING_INT64,
-     .offset = offsetof(struct config_job, response_bytes),
-     .def = 0,
-     .min = 0,
-     .max = SETTING_UNBOUNDED_INT64,
-     .doc = "requests and responses: every request packet is answered by a response of this "
-            "many bytes back to its source (0: no responses); jobs that send messages",
-     .quiet_default = true},
-    {.name = "nic_window",
-     .type = SETTING_INT,
-     .offset = offsetof(struct config_job, nic_window),
-     .def = 1024,
-     .min = 0,
-     .max = SETTING_UNBOUNDED_INT,
-     .doc = "response_bytes > 0: request packets a node may have awaiting their response "
-            "(Aries: 1024; 0: unbounded)",
-     .quiet_default = true},
-    {.name = "selector",
-     .type = SETTING_CHOICE,
-     .offset = offsetof(struct config_job, selector),
-     .def_text = "none",
-     .choices = job_selector_names,
-     .doc = "app_aware: each message picks its ugal mode, default or high bias, from its "
-            "node's NIC counters (needs responses; README)",
-     .quiet_default = true},
-    {.name = "selector_min_bytes",
-     .type = SETTING_INT64,
-     .offset = offsetof(struct config_job, selector_min_bytes),
-     .def = 4096,
-     .min = 0,
-     .max = SETTING_UNBOUNDED_INT64,
-     .doc = "app_aware: smaller messages go with high bias, larger ones decide",
-     .quiet_default = true},
-    {.name = "selector_lambda",
-     .type = SETTING_DOUBLE,
-     .offset = offsetof(struct config_job, selector_lambda),
-     .def = 1,
-     .min = 0,
-     .max = 1e9,
-     .doc = "app_aware: L(high bias) / L(default), for the mode not observed yet",
-     .quiet_default = true},
-    {.name = "selector_sigma",
-     .type = SETTING_DOUBLE,
-     .offset = offsetof(struct config_job, selector_sigma),
-     .def = 1,
-     .min = 0,
-     .max = 1e9,
-     .doc = "app_aware: s(high bias) / s(default), for the mode not observed yet",
-     .quiet_default = true},
+    JOB_QUIET_CHOICE("throttle", throttle, "none", throttle_kind_names,
+                     "injection throttle of each of its nodes: a token bucket at a fixed "
+                     "rate (static) or at a rate set every window from the stall fraction "
+                     "(aimd); jobs that send messages"),
+    JOB_QUIET_NUMBER(SETTING_DOUBLE, "throttle_rate", throttle_rate, 0, 0, 64,
+                     "static: the cap; aimd: the starting rate (0: the line rate), "
+                     "phits/(node*cycle)"),
+    JOB_QUIET_NUMBER(SETTING_INT, "throttle_bucket_packets", throttle_bucket_packets, 2, 1, 1024,
+                     "static, aimd: token bucket depth, packets (the largest burst at line rate)"),
+    JOB_QUIET_NUMBER(SETTING_INT64, "throttle_window_cycles", throttle_window_cycles, 200, 1,
+                     INT_MAX, "aimd: cycles between two rate updates"),
+    JOB_QUIET_NUMBER(SETTING_DOUBLE, "throttle_gain", throttle_gain, 0.125, 0, 1,
+                     "aimd: g, the weight of the last window's stall fraction in alpha"),
+    JOB_QUIET_NUMBER(SETTING_DOUBLE, "throttle_step", throttle_step, 0.002, 0, 64,
+                     "aimd: additive increase after a window without stall, phits/(node*cycle)"),
+    JOB_QUIET_NUMBER(SETTING_DOUBLE, "throttle_min_rate", throttle_min_rate, 0.01, 0, 64,
+                     "aimd: the lowest rate, phits/(node*cycle)"),
+    JOB_QUIET_NUMBER(SETTING_DOUBLE, "delay_sensitivity", delay_sensitivity, 0, 0, 1e9,
+                     "aimd: c, a decrease is R * alpha / (2 + c) (0: the DCQCN-like baseline; "
+                     "plots/fit_delay_sensitivity.py measures it)"),
+    JOB_QUIET_CHOICE(
+        "ugal_preset", ugal_preset, "none", ugal_preset_names,
+        "routing.mechanism ugal or ugal_g: the Aries mode of its packets (bias, bias mode, "
+        "progressive; none: the routing's own settings)"),
+    JOB_QUIET_NUMBER(
+        SETTING_INT64, "response_bytes", response_bytes, 0, 0, SETTING_UNBOUNDED_INT64,
+        "requests and responses: every request packet is answered by a response of this "
+        "many bytes back to its source (0: no responses); jobs that send messages"),
+    JOB_QUIET_NUMBER(SETTING_INT, "nic_window", nic_window, 1024, 0, SETTING_UNBOUNDED_INT,
+                     "response_bytes > 0: request packets a node may have awaiting their response "
+                     "(Aries: 1024; 0: unbounded)"),
+    JOB_QUIET_CHOICE("selector", selector, "none", job_selector_names,
+                     "app_aware: each message picks its ugal mode, default or high bias, from its "
+                     "node's NIC counters (needs responses; README)"),
+    JOB_QUIET_NUMBER(SETTING_INT64, "selector_min_bytes", selector_min_bytes, 4096, 0,
+                     SETTING_UNBOUNDED_INT64,
+                     "app_aware: smaller messages go with high bias, larger ones decide"),
+    JOB_QUIET_NUMBER(SETTING_DOUBLE, "selector_lambda", selector_lambda, 1, 0, 1e9,
+                     "app_aware: L(high bias) / L(default), for the mode not observed yet"),
+    JOB_QUIET_NUMBER(SETTING_DOUBLE, "selector_sigma", selector_sigma, 1, 0, 1e9,
+                     "app_aware: s(high bias) / s(default), for the mode not observed yet"),
 };
 
 static const struct setting_table job_table = {
