@@ -231,12 +231,14 @@ def _is_result_name(name):
 
 
 def find_result_files(paths):
-    """Result files named by `paths` (files, or directories searched recursively), sorted."""
+    """Result files named by `paths` (files, or directories searched recursively), sorted.
+    Hidden directories are skipped: `dfsim sweep` keeps the documents of points whose config
+    changed in DIR/.stale/, and they are not results of the sweep as it is now."""
     files = []
     for path in paths:
         if os.path.isdir(path):
             for root, dirs, names in os.walk(path):
-                dirs.sort()
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 files.extend(os.path.join(root, n) for n in sorted(names) if _is_result_name(n))
         elif os.path.isfile(path):
             files.append(path)
@@ -252,7 +254,7 @@ def find_sweep_indexes(paths):
         candidates = []
         if os.path.isdir(path):
             for root, dirs, names in os.walk(path):
-                dirs.sort()
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 if "sweep.json" in names:
                     candidates.append(os.path.join(root, "sweep.json"))
         elif os.path.basename(path) == "sweep.json":

@@ -74,6 +74,19 @@ class TestRecords(unittest.TestCase):
         self.assertEqual(groups[0].variant, "MIN")
         self.assertEqual(groups[-1].variant, "IT-CRG")
 
+    def test_stale_documents_are_not_read(self):
+        # dfsim sweep moves the documents of points whose config changed to DIR/.stale/:
+        # reading them would count such points twice.
+        tmp = fixture.new_tmpdir()
+        src = sorted(glob.glob(os.path.join(self.runs, "*.json")))[0]
+        os.makedirs(os.path.join(tmp, "v", ".stale", "v"))
+        for dest in (os.path.join(tmp, "v", "a.json"),
+                     os.path.join(tmp, "v", ".stale", "v", "a.json")):
+            with open(src, encoding="utf-8") as f, open(dest, "w", encoding="utf-8") as g:
+                g.write(f.read())
+        self.assertEqual(dr.find_result_files([tmp]), [os.path.join(tmp, "v", "a.json")])
+        self.assertEqual(len(dr.load_records([tmp])), 1)
+
     def test_not_a_result(self):
         tmp = fixture.new_tmpdir()
         with open(os.path.join(tmp, "other.json"), "w") as f:
