@@ -155,7 +155,7 @@ def draw_latency(records, job, title):
     fig.suptitle(title or "Message latency of job %s (box Q1-Q3, line median, whiskers min-max, "
                  "dot mean)%s" % (job, "; seed %s of %d" % (first_seed, seeds) if seeds > 1
                                   else ""))
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.45 / fig.get_figheight()))  # room for the suptitle
     return fig
 
 
@@ -264,7 +264,7 @@ def draw_slowdown(records, job, title, baseline=None):
         else "the same job alone"
     fig.suptitle(title or "Slowdown of job %s over %s (mean, 95%% CI over seeds)"
                  % (job, against))
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.45 / fig.get_figheight()))  # room for the suptitle
     return fig
 
 
