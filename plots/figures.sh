@@ -43,8 +43,8 @@ sweep "${PRE}injection"
 for h in $SIZES; do
     sweep "${PRE}scaling_h$h"
 done
-# The Dragonfly+ interference study (quick: the small twin, ~10 minutes on one core; full: the
-# 3,456-node system, days on two cores: see the README).
+# The Dragonfly+ interference study (quick: the small twin, ~20 minutes on one core; full: the
+# 3,456-node system, ~7 core-hours: see the README).
 sweep "${PRE}dfplus_interference"
 
 echo "== figures into $OUT" >&2
