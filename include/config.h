@@ -20,6 +20,7 @@ struct config_job {
     int placement;  /* placement_registry */
     int first_node; /* contiguous: -1 = right after the previous contiguous job */
     struct setting_int_list groups;
+    int per_router; /* groups: the first per_router nodes of each router (0: all) */
     char allocation_file[SETTING_STRING_LEN];
     int pattern; /* 0 = none (a motif job), else job_config's pattern names */
     int motif;   /* 0 = none (an open-loop job), else 1 + motif_registry index */

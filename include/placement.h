@@ -31,6 +31,7 @@ struct placement_params {
                         * first_node .. first_node + nodes - 1 (overlapping a job is an error) */
     const int *groups; /* groups: the groups to use, in order */
     int group_count;
+    int per_router;       /* groups: nodes taken on each router with nodes (0: all of them) */
     const char *file;     /* file: the allocation file (absolute, or relative to base_dir) */
     const char *base_dir; /* the config's folder; NULL or "" = the working directory */
 };

@@ -43,6 +43,9 @@ sweep "${PRE}injection"
 for h in $SIZES; do
     sweep "${PRE}scaling_h$h"
 done
+# The Dragonfly+ interference study (quick: the small twin, ~20 minutes on one core; full: the
+# 3,456-node system, ~7 core-hours: see the README).
+sweep "${PRE}dfplus_interference"
 
 echo "== figures into $OUT" >&2
 mkdir -p "$OUT"
@@ -66,5 +69,13 @@ done
 for s in $SETTINGS; do
     # shellcheck disable=SC2086  # several directories
     py plots/plot_scaling.py $scaling_dirs --setting "${s#*:}" -o "$OUT/scaling_${s%%:*}.png" --pdf
+done
+# Per target pattern: message-latency boxes by placement and background load, and the slowdown
+# of the mean message latency over the same point without background (bg load 0).
+for fam in UN tornado halo3d bcast; do
+    py plots/plot_jobs.py "$SWEEPS_DIR/${PRE}dfplus_interference" --job app --kind latency \
+        --variants "$fam-*" -o "$OUT/dfplus_latency_$fam.png" --pdf
+    py plots/plot_jobs.py "$SWEEPS_DIR/${PRE}dfplus_interference" --job app --kind slowdown \
+        --baseline jobs.bg.load=0 --variants "$fam-*" -o "$OUT/dfplus_slowdown_$fam.png" --pdf
 done
 echo "== done in $(( $(date +%s) - start )) s: $(ls "$OUT" | wc -l) files in $OUT" >&2

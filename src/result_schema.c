@@ -159,7 +159,7 @@ static bool result_schema_router_starved(const void *result)
 
 static const struct result_field result_fairness_fields[] = {
     {"min_injected_load", RESULT_NUMBER, "phits/node/cycle",
-     "the smallest per-router injected load (packets its nodes injected)",
+     "the smallest injected load of a router with nodes (packets its nodes injected)",
      RESULT_AT(struct result, fairness.min_injected_load),
      .figure = {.name = "min_injected_load", .sweep_rank = 6, .averaged = true}},
     {"min_injected_pct_of_offered", RESULT_NUMBER, "%",
@@ -170,7 +170,7 @@ static const struct result_field result_fairness_fields[] = {
      "largest / smallest per-router injected load; null when a router injected nothing",
      RESULT_AT(struct result, fairness.max_min), .null_when = result_schema_router_starved,
      .figure = {.name = "max_min", .sweep_rank = 7, .averaged = true, .nulls_key = "starved"}},
-    {"starved_routers", RESULT_COUNT, "routers", "routers whose nodes injected nothing",
+    {"starved_routers", RESULT_COUNT, "routers", "routers with nodes whose nodes injected nothing",
      RESULT_AT(struct result, fairness.starved_routers)},
     {"cov", RESULT_NUMBER, "", "population std dev / mean of the per-router injected packets",
      RESULT_AT(struct result, fairness.cov),
@@ -179,7 +179,7 @@ static const struct result_field result_fairness_fields[] = {
      "packets injected by each router's nodes",
      RESULT_ARRAY_AT(struct result, per_router_injected, routers)},
     {"group0_injected_load", RESULT_NUMBER_ARRAY, "phits/node/cycle",
-     "injected load of each router of group 0",
+     "injected load of each router of group 0 that has nodes (the leaves on a Dragonfly+)",
      RESULT_ARRAY_AT(struct result, group0_injected_load, a)},
 };
 

@@ -550,6 +550,10 @@ enum sim_status sim_step(struct sim *sim)
         if (send_due(&rs[r], now))
             router_send(sim, r);
     }
+    /* An empty network waits (a closed-loop job computing, a silent background): it is not
+     * stuck, so the watchdog counts from the last cycle it was empty. */
+    if (!sim->in_network)
+        sim->last_progress_cycle = sim->cycle;
     /* Deadlock: packets in the network, none moved for deadlock_cycles and nothing on its
      * way (no packet, credit or delivery pending on a link). */
     if (sim->status == SIM_OK && sim->in_network && sim->wheel.pending == 0 &&

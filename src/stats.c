@@ -1,7 +1,9 @@
 /* stats: the measurement-window counters and the summary figures of SPEC section 8. */
 #include "stats.h"
 
+#include <assert.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,13 +137,30 @@ static void stats_summarize_latency(const struct stats *st, struct result *res)
     res->misrouted_local = stats_ratio((double)st->misrouted_local, delivered);
 }
 
+static bool stats_router_has_nodes(const struct topology *t, int r)
+{
+    return topology_kind_of(t, r)->count[PORT_NODE] > 0;
+}
+
+/* The fairness figures compare the routers that have nodes: a router without any (a spine of a
+ * Dragonfly+) injects nothing by construction, and counting it would make every run look
+ * starved. per_router_injected keeps every router, indexed by router id; group0_injected_load
+ * lists group 0's routers with nodes (its first `a` routers: leaves come first). */
 static int stats_summarize_fairness(const struct sim *sim, struct result *res)
 {
     const struct stats *st = &sim->stats;
+    const struct topology *t = &sim->topo;
     int packet_size = sim->cfg->traffic.packet_size;
     uint64_t cycles = sim_measured_cycles(sim);
-    stats_fairness(st->router_injected, st->routers, res->p, packet_size, cycles, res->offered,
-                   &res->fairness);
+    uint64_t *injecting = malloc((size_t)(st->routers > 0 ? st->routers : 1) * sizeof *injecting);
+    if (!injecting)
+        return -1;
+    int n = 0;
+    for (int r = 0; r < st->routers; r++)
+        if (stats_router_has_nodes(t, r))
+            injecting[n++] = st->router_injected[r];
+    stats_fairness(injecting, n, res->p, packet_size, cycles, res->offered, &res->fairness);
+    free(injecting);
     res->per_router_injected = malloc((size_t)st->routers * sizeof *res->per_router_injected);
     if (!res->per_router_injected) return -1;
     memcpy(res->per_router_injected, st->router_injected,
@@ -155,6 +174,18 @@ static int stats_summarize_fairness(const struct sim *sim, struct result *res)
     return 0;
 }
 
+/* Routers of group 0 that have nodes; they come first in the group on every kind. */
+static int stats_group0_routers_with_nodes(const struct topology *t)
+{
+    int first = t->group_first_router[0], end = t->group_first_router[1];
+    int n = 0;
+    while (first + n < end && stats_router_has_nodes(t, first + n))
+        n++;
+    for (int r = first + n; r < end; r++)
+        assert(!stats_router_has_nodes(t, r)); /* group0_injected_load[i] is router i */
+    return n;
+}
+
 int stats_summarize(const struct sim *sim, struct result *res)
 {
     memset(res, 0, sizeof *res);
@@ -164,7 +195,7 @@ int stats_summarize(const struct sim *sim, struct result *res)
     res->nodes = t->nodes;
     res->radix = t->radix;
     res->p = topology_kind_of(t, 0)->count[PORT_NODE]; /* nodes of a router */
-    res->a = topology_group_routers(t, 0);              /* routers of group 0 */
+    res->a = stats_group0_routers_with_nodes(t);       /* routers of group 0 with nodes */
     snprintf(res->shape, sizeof res->shape, "%s", t->shape);
     stats_summarize_loads(sim, res);
     stats_summarize_latency(&sim->stats, res);

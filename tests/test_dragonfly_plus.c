@@ -686,6 +686,35 @@ static void test_fpar_against_min(void)
     printf("\n");
 }
 
+/* The fairness figures compare the routers that have nodes: the spines inject nothing by
+ * construction and must not show as starved. UN at offered 0.4 on the small network (2,000 +
+ * 4,000 cycles), below saturation: every leaf injects about what it is offered, so Max/Min is
+ * finite and near 1 and the least-served leaf gets most of the offered load. */
+static void test_fairness_counts_leaves(void)
+{
+    struct sim_config cfg;
+    struct sim *sim = dfp_sim(&cfg, &shapes[0], &variants[3], "uniform", 0.4, 2000, 4000);
+    CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
+    struct result res;
+    CU_ASSERT_EQUAL_FATAL(stats_summarize(sim, &res), 0);
+    const struct fairness *f = &res.fairness;
+    printf("\n    UN 0.4: min injected %.4f of %.4f, Max/Min %.3f, CoV %.4f\n",
+           f->min_injected_load, res.offered, f->max_min, f->cov);
+    CU_ASSERT_EQUAL(f->starved_routers, 0);
+    CU_ASSERT(f->max_min >= 1.0 && f->max_min < 1.3);
+    CU_ASSERT(f->min_injected_load >= 0.85 * res.offered);
+    CU_ASSERT(f->cov < 0.1);
+    /* group 0's figures list its leaves, every one served */
+    CU_ASSERT_EQUAL(res.a, shapes[0].leaves);
+    for (int i = 0; i < res.a; i++)
+        CU_ASSERT(res.group0_injected_load[i] >= 0.85 * res.offered);
+    /* per_router_injected still lists every router by id: the spines' entries are 0 */
+    int spine = sim->topo.group_first_router[0] + shapes[0].leaves;
+    CU_ASSERT_EQUAL(res.per_router_injected[spine], 0);
+    result_free(&res);
+    sim_destroy(sim);
+}
+
 /* On a topology without leaves and spines FPAR has only minimal ports, on MIN's ladder:
  * the canonical dragonfly's runs equal MIN's. */
 static void test_fpar_on_dragonfly_is_min(void)
@@ -786,6 +815,7 @@ int test_dragonfly_plus_register(void)
         {"bounds of MIN, VAL and FPAR", test_bounds},
         {"FPAR beats MIN under ADV+1, matches it under UN", test_fpar_against_min},
         {"FPAR on the canonical dragonfly equals MIN", test_fpar_on_dragonfly_is_min},
+        {"fairness counts the leaves, not the spines", test_fairness_counts_leaves},
         {"no deadlock at offered 1.0, invariants clean", test_no_deadlock},
         {"dfsim info", test_info},
     };

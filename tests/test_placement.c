@@ -276,6 +276,63 @@ static void test_groups(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "needs a non-empty list groups"));
 }
 
+/* per_router k: the first k nodes of every router with nodes of the listed groups, in list
+ * order; the spines are skipped; the rest of each router stays free for later jobs. */
+static void test_groups_per_router(void)
+{
+    bool taken[TM_NODES] = {false};
+    int32_t rank_node[TM_NODES];
+    const int list[] = {1, 3};
+    /* 2 groups x 3 leaves x 2 nodes = 12 ranks: leaf k of group g has nodes
+     * 12g + 4k' .. where k' counts the leaves (router 1 of a group is a spine). */
+    CU_ASSERT_EQUAL_FATAL(place("groups",
+                                JOB(.nodes = 12, .groups = list, .group_count = 2, .per_router = 2),
+                                taken, 1, rank_node),
+                          0);
+    const int32_t expected[] = {12, 13, 16, 17, 20, 21, 36, 37, 40, 41, 44, 45};
+    for (int i = 0; i < 12; i++)
+        CU_ASSERT_EQUAL(rank_node[i], expected[i]);
+    check_distinct_and_taken(rank_node, 12, taken);
+    int free_in_1 = 0;
+    for (int n = 12; n < 24; n++)
+        free_in_1 += !taken[n];
+    CU_ASSERT_EQUAL(free_in_1, 6);
+    /* The same groups again: the first nodes are taken, named with their router and group. */
+    CU_ASSERT_EQUAL(place("groups",
+                          JOB(.nodes = 6, .groups = list, .group_count = 1, .per_router = 2), taken,
+                          1, rank_node),
+                    -1);
+    CU_ASSERT_STRING_EQUAL(err,
+                           "job 'app': node 12 (router 4 of group 1) belongs to an earlier job");
+    /* The whole group 1 is no longer free either. */
+    CU_ASSERT_EQUAL(
+        place("groups", JOB(.nodes = 12, .groups = list, .group_count = 1), taken, 1, rank_node),
+        -1);
+    CU_ASSERT_STRING_EQUAL(err, "job 'app': group 1 holds nodes of an earlier job");
+    /* A count that does not match, and more per router than a router has. */
+    const int zero[] = {0};
+    CU_ASSERT_EQUAL(place("groups",
+                          JOB(.nodes = 7, .groups = zero, .group_count = 1, .per_router = 2), taken,
+                          1, rank_node),
+                    -1);
+    CU_ASSERT_STRING_EQUAL(err, "job 'app': groups [0] hold 6 nodes, not the job's 7 (expected "
+                                "nodes equal to 2 nodes per router with nodes of the listed "
+                                "groups)");
+    CU_ASSERT_EQUAL(place("groups",
+                          JOB(.nodes = 15, .groups = zero, .group_count = 1, .per_router = 5),
+                          taken, 1, rank_node),
+                    -1);
+    CU_ASSERT_STRING_EQUAL(err, "job 'app': router 0 of group 0 has 4 nodes, fewer than per_router "
+                                "5 (expected per_router at most 4)");
+    /* per_router = the routers' size is the whole group. */
+    CU_ASSERT_EQUAL_FATAL(place("groups",
+                                JOB(.nodes = 12, .groups = zero, .group_count = 1, .per_router = 4),
+                                taken, 1, rank_node),
+                          0);
+    for (int i = 0; i < 12; i++)
+        CU_ASSERT_EQUAL(rank_node[i], i);
+}
+
 /* Writes an allocation file into the suite's directory; returns its name (static buffer). */
 static const char *write_file(const char *name, const char *text)
 {
@@ -371,6 +428,7 @@ static const struct test_case test_placement_cases[] = {
     {"random_routers: whole routers, one partial", test_random_routers},
     {"random_groups: whole groups, one partial", test_random_groups},
     {"groups: order and errors", test_groups},
+    {"groups: per_router nodes of each router", test_groups_per_router},
     {"file: ids, ranges, comments", test_file_parses},
     {"file: every error with its line", test_file_errors},
 };

@@ -388,6 +388,24 @@ static void test_capped_run(void)
     result_free(&res);
 }
 
+/* A network left empty for longer than the watchdog (a job computing, nothing else sending)
+ * is idle, not deadlocked: the first packets after the pause must not trip sim.deadlock_cycles
+ * (they did, reporting "nothing moved for 2000 cycles" the cycle they were created). */
+static void test_idle_network_is_not_deadlocked(void)
+{
+    static const char text[] =
+        SMALL_NET "sim = { warmup_cycles = 100; deadlock_cycles = 2000; };\n"
+                  "jobs = ( { name = \"pp\"; nodes = 2; motif = \"pingpong\"; message_bytes = 64;\n"
+                  "           iterations = 3; compute_cycles = 5000; } );\n";
+    struct sim_config cfg;
+    struct result res;
+    workload_point(text, NULL, 0, &cfg, &res);
+    CU_ASSERT_TRUE(res.jobs[0].finished);
+    CU_ASSERT_EQUAL(res.jobs[0].iterations_completed, 3);
+    CU_ASSERT(res.run.cycles > 100 + 3 * 5000);
+    result_free(&res);
+}
+
 /* ---- invariants ---- */
 
 static const char two_jobs[] = SMALL_NET
@@ -539,6 +557,7 @@ int test_workload_register(void)
         {"a silent job changes nothing", test_silent_job_changes_nothing},
         {"--isolate: alone and slowdown", test_isolate},
         {"sim.max_cycles caps a run", test_capped_run},
+        {"an idle network is not a deadlock", test_idle_network_is_not_deadlocked},
         {"--check follows every message", test_invariants_every_cycle},
         {"the recount catches a lost packet", test_invariants_detect},
         {"the document's jobs", test_document_jobs},

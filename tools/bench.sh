@@ -22,6 +22,7 @@ un_min_0.8|$H6|traffic.pattern=uniform traffic.load=0.8|
 un_min_0.4_h3|$H6|$H3 traffic.pattern=uniform traffic.load=0.4|
 un_min_0.4_h8|$H6|$H8 traffic.pattern=uniform traffic.load=0.4|
 jobs_halves_0.4|conf/jobs/halves.cfg||
+dfplus_un_fpar_0.4|conf/dragonfly_plus_3456.cfg|traffic.pattern=uniform traffic.load=0.4 routing.mechanism=fpar|
 "
 # `make bench BENCH=name1,name2` runs only those; BENCH_REPEAT=N (3) runs of each benchmark
 # that has targets, the fastest reported (wall time on a shared machine varies by +-20 %).

@@ -70,6 +70,7 @@ int job_plan_create(struct job_plan *plan, const struct sim_config *cfg, const s
             .exact = job->first_node >= 0,
             .groups = job->groups.values,
             .group_count = job->groups.count,
+            .per_router = job->per_router,
             .file = job->allocation_file,
             .base_dir = dir,
         };

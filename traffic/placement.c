@@ -287,7 +287,45 @@ static void placement_format_groups(const struct placement_params *p, char *buf,
     snprintf(buf + used, len - used, "]");
 }
 
-/* Every listed group exists, once, and none of its nodes belongs to an earlier job. */
+/* How many nodes the job takes on router r: per_router (its first ones), or all of them. */
+static int groups_share(const struct placement_machine *m, const struct placement_params *p, int r)
+{
+    return p->per_router > 0 ? p->per_router : m->router_nodes[r];
+}
+
+/* Every router with nodes in group g has per_router of them, and the nodes the job would take
+ * there are free. */
+static int groups_check_group(const struct placement_machine *m, const struct placement_params *p,
+                              int g, const bool *taken, char *err, size_t err_len)
+{
+    for (int r = m->group_first_router[g]; r < m->group_first_router[g + 1]; r++) {
+        if (m->router_nodes[r] == 0)
+            continue;
+        if (m->router_nodes[r] < p->per_router) {
+            snprintf(err, err_len,
+                     "job '%s': router %d of group %d has %d nodes, fewer than per_router %d "
+                     "(expected per_router at most %d)",
+                     p->job, r, g, m->router_nodes[r], p->per_router, m->router_nodes[r]);
+            return -1;
+        }
+        for (int k = 0; k < groups_share(m, p, r); k++)
+            if (taken[m->router_first_node[r] + k]) {
+                if (p->per_router > 0)
+                    snprintf(err, err_len,
+                             "job '%s': node %d (router %d of group %d) belongs "
+                             "to an earlier job",
+                             p->job, m->router_first_node[r] + k, r, g);
+                else
+                    snprintf(err, err_len, "job '%s': group %d holds nodes of an earlier job",
+                             p->job, g);
+                return -1;
+            }
+    }
+    return 0;
+}
+
+/* Every listed group exists, once, and none of the nodes the job takes there belongs to an
+ * earlier job. */
 static int groups_check_list(const struct placement_machine *m, const struct placement_params *p,
                              const bool *taken, char *err, size_t err_len)
 {
@@ -295,7 +333,11 @@ static int groups_check_list(const struct placement_machine *m, const struct pla
         snprintf(err, err_len, "job '%s': placement groups needs a non-empty list groups", p->job);
         return -1;
     }
-    struct placement_units u = {m, true};
+    if (p->per_router < 0) {
+        snprintf(err, err_len, "job '%s': per_router is %d (expected 0: every node, or more)",
+                 p->job, p->per_router);
+        return -1;
+    }
     for (int i = 0; i < p->group_count; i++) {
         int g = p->groups[i];
         if (g < 0 || g >= m->groups) {
@@ -308,17 +350,24 @@ static int groups_check_list(const struct placement_machine *m, const struct pla
                 snprintf(err, err_len, "job '%s': group %d is listed twice", p->job, g);
                 return -1;
             }
-        if (placement_unit_free_size(&u, g, taken) < 0) {
-            snprintf(err, err_len, "job '%s': group %d holds nodes of an earlier job", p->job, g);
+        if (groups_check_group(m, p, g, taken, err, err_len) != 0)
             return -1;
-        }
     }
     return 0;
 }
 
-/* Every node of the listed groups, in list order and node order within a group: the job's
- * `nodes` must be exactly their number, so a typo in either is an error, not a silently
- * partial or overfull group. */
+/* The nodes the job takes in group g: every node, or the first per_router of each router. */
+static long groups_size(const struct placement_machine *m, const struct placement_params *p, int g)
+{
+    long size = 0;
+    for (int r = m->group_first_router[g]; r < m->group_first_router[g + 1]; r++)
+        size += m->router_nodes[r] ? groups_share(m, p, r) : 0;
+    return size;
+}
+
+/* Every node of the listed groups (or the first per_router nodes of each of their routers
+ * with nodes), in list order and node order within a group: the job's `nodes` must be exactly
+ * their number, so a typo in either is an error, not a silently partial or overfull group. */
 static int groups_place(const struct placement_machine *m, const struct placement_params *p,
                         const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
                         size_t err_len)
@@ -326,30 +375,36 @@ static int groups_place(const struct placement_machine *m, const struct placemen
     (void)rng;
     if (groups_check_list(m, p, taken, err, err_len) != 0)
         return -1;
-    struct placement_units u = {m, true};
     long total = 0;
     for (int i = 0; i < p->group_count; i++)
-        total += placement_unit_free_size(&u, p->groups[i], taken);
+        total += groups_size(m, p, p->groups[i]);
     if (total != p->nodes) {
-        char list[96];
+        char list[96], share[64] = "every node";
         placement_format_groups(p, list, sizeof list);
+        if (p->per_router > 0)
+            snprintf(share, sizeof share, "%d nodes per router with nodes", p->per_router);
         snprintf(err, err_len,
                  "job '%s': groups %s hold %ld nodes, not the job's %d (expected nodes equal to "
-                 "every node of the listed groups)",
-                 p->job, list, total, p->nodes);
+                 "%s of the listed groups)",
+                 p->job, list, total, p->nodes, share);
         return -1;
     }
     int filled = 0;
-    for (int i = 0; i < p->group_count; i++)
-        placement_unit_append(&u, p->groups[i], rank_node, &filled, p->nodes);
+    for (int i = 0; i < p->group_count; i++) {
+        int g = p->groups[i];
+        for (int r = m->group_first_router[g]; r < m->group_first_router[g + 1]; r++)
+            for (int k = 0; m->router_nodes[r] && k < groups_share(m, p, r); k++)
+                rank_node[filled++] = m->router_first_node[r] + k;
+    }
     return 0;
 }
 
-static const char *const groups_keys[] = {"groups", NULL};
+static const char *const groups_keys[] = {"groups", "per_router", NULL};
 
 const struct placement_ops placement_groups = {
     .name = "groups",
-    .summary = "every node of the listed groups, in list order",
+    .summary = "every node of the listed groups (or per_router nodes of each router), in "
+               "list order",
     .keys = groups_keys,
     .place = groups_place,
 };

@@ -219,6 +219,42 @@ class TestPlotJobs(unittest.TestCase):
         # no background (load 0) changes nothing for the random placement either
         self.assertEqual(bar_containers(axes[0])[1].patches[0].get_height(), 1.0)
 
+    def test_slowdown_against_baseline_point(self):
+        # The load-0 point is the job alone (the background sends nothing), so the slowdown
+        # against it equals the one sim.isolate measured, bar for bar.
+        fig = plot_jobs.draw_slowdown(self.records, "app", "t", ("jobs.bg.load", 0.0))
+        axes = visible_axes(fig)
+        self.assertEqual(len(axes), 2)  # closed loop: runtime and message latency
+        for ax, key in zip(axes, ["runtime", "message_latency"]):
+            bars = bar_containers(ax)
+            self.assertEqual(len(bars), 2)  # contiguous, random_nodes
+            for c, placement in zip(bars, ["contiguous", "random_nodes"]):
+                self.assertEqual(len(c.patches), 1)  # bg load 0.6 only: 0 is the baseline
+                alone = [plot_jobs.job_of(r, "app")["slowdown"][key] for r in self.records
+                         if r.point["jobs.app.placement"] == placement
+                         and r.point["jobs.bg.load"] == 0.6]
+                self.assertAlmostEqual(c.patches[0].get_height(), sum(alone) / len(alone),
+                                       places=9)
+        self.assertIn("bg load", axes[0].get_ylabel())
+        with self.assertRaises(dr.ResultError):
+            plot_jobs.draw_slowdown(self.records, "app", "t", ("jobs.bg.load", 0.3))
+        with self.assertRaises(dr.ResultError):
+            plot_jobs.draw_slowdown(self.records, "app", "t", ("jobs.app.nodes", 1.0))
+        self.assertEqual(plot_jobs.parse_baseline("jobs.bg.load=0"), ("jobs.bg.load", 0.0))
+        self.assertEqual(plot_jobs.parse_baseline("a.b=x"), ("a.b", "x"))
+        with self.assertRaises(dr.ResultError):
+            plot_jobs.parse_baseline("jobs.bg.load")
+
+    def test_variants_and_allocation_series(self):
+        self.assertEqual(plot_jobs.select_variants(self.records, ["M*"]), self.records)
+        self.assertEqual(plot_jobs.select_variants(self.records, None), self.records)
+        with self.assertRaises(dr.ResultError):
+            plot_jobs.select_variants(self.records, ["UN-*"])
+        self.assertEqual(plot_jobs.series_label("jobs.app.allocation_file",
+                                                "dfplus/random_small.txt"), "random_small")
+        self.assertEqual(plot_jobs.series_label("jobs.app.placement", "contiguous"),
+                         "app placement contiguous")
+
     def test_cli(self):
         out = os.path.join(self.out, "jobs.png")
         r = run_script("plot_jobs.py", [self.jobs, "--job", "app", "--kind", "slowdown", "-o",
