@@ -112,8 +112,8 @@ static const struct setting job_rows[] = {
     JOB_INT("first_node", first_node, -1, -1, SETTING_UNBOUNDED_INT,
             "contiguous: first node to use (-1: after the previous contiguous job)"),
     JOB_LIST("groups", groups, 0, SETTING_UNBOUNDED_INT, "groups: the groups whose nodes it gets"),
-    JOB_INT("per_router", per_router, 0, 0, SETTING_UNBOUNDED_INT,
-            "groups: the first per_router nodes of each router (0: every node)"),
+    JOB_QUIET_NUMBER(SETTING_INT, "per_router", per_router, 0, 0, SETTING_UNBOUNDED_INT,
+                     "groups: the first per_router nodes of each router (0: every node)"),
     JOB_PATH("allocation_file", allocation_file,
              "file: one node id or range a-b per line, # comments (absolute, or relative to "
              "the folder of the config file it is written in)"),
