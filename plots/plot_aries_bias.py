@@ -161,18 +161,19 @@ def figure(data, title=None):
                 patch.set_alpha(0.7)
             for median in bp["medians"]:
                 median.set_color("black")
-            ax.plot([], [], color=COLORS[mode], linewidth=6, alpha=0.7, label=mode)
+            if ax is axes[0, 0]:
+                ax.plot([], [], color=COLORS[mode], linewidth=6, alpha=0.7, label=mode)
         ax.set_xticks(range(len(cells)))
         ax.set_xticklabels(["%s\n%s" % (m.replace("pingpong_", "pp_"), size_label(s))
                             for m, s in cells], fontsize=7)
         ax.axhline(1.0, color="0.6", linewidth=0.8)
-        ax.set_yscale("log")
         ax.set_ylabel("iteration / median adaptive_0")
         ax.set_title("background: %s" % bg)
         ax.grid(axis="y", alpha=0.3)
-        ax.legend(loc="upper right", ncol=len(MODES))
-    fig.suptitle(title or "Per-iteration time by routing mode, normalised to adaptive_0")
-    fig.tight_layout()
+    fig.suptitle(title or "Per-iteration time by routing mode, normalised to adaptive_0's median "
+                 "(whiskers: min to max)")
+    fig.legend(loc="upper right", ncol=len(MODES))
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
     return fig
 
 
