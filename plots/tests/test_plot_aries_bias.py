@@ -91,6 +91,13 @@ class PlotAriesBias(unittest.TestCase):
         self.assertEqual(rows[2], "| alltoall | 256 | none | 200 | 1.00 | 0.50 | 0.60 | 0.50 | 1 |")
         self.assertEqual(rows[3], "| barrier | 0 | uniform | 10 | 1.00 | 2.00 | - | - | 0 |")
 
+    def test_wide_table(self):
+        rows = pa.wide_table(pa.collect([self.dir])).splitlines()
+        self.assertEqual(rows[0], "| motif | size (B) | adaptive_0, no bg (cycles) | none | "
+                                  "uniform |")
+        self.assertEqual(rows[2], "| alltoall | 256 | 200 | 0.50 / 0.60 | - / - |")
+        self.assertEqual(rows[3], "| barrier | 0 | - | - / - | 2.00 / - |")
+
     def test_figure_panels(self):
         fig = pa.figure(pa.collect([self.dir]))
         titles = [ax.get_title() for ax in fig.axes]
