@@ -59,9 +59,11 @@ struct job_result {
     bool closed, finished;
     uint64_t iterations_completed;
     struct job_result_spread iteration_cycles;
-    double runtime_cycles; /* start (end of warm-up) to the end of its last iteration */
-    double node_cycles;    /* nodes * runtime_cycles */
-    bool isolated;         /* alone and slowdown were measured */
+    int job_iterations;             /* iterations_completed, the length of job_iteration_cycles */
+    uint64_t *job_iteration_cycles; /* owned: each iteration's duration, its slowest rank's */
+    double runtime_cycles;          /* start (end of warm-up) to the end of its last iteration */
+    double node_cycles;             /* nodes * runtime_cycles */
+    bool isolated;                  /* alone and slowdown were measured */
     struct job_result_alone alone;
     double slowdown_runtime, slowdown_message_latency;
 };

@@ -148,6 +148,10 @@ uint64_t motif_run_runtime(const struct motif_run *m);
 uint64_t motif_run_iteration_end(const struct motif_run *m, int32_t rank, uint32_t iteration);
 /* Iterations every rank has finished. */
 uint32_t motif_run_iterations_completed(const struct motif_run *m);
+/* The job's iterations: iteration k ends when its slowest rank ends it, and lasts from the end
+ * of iteration k - 1 (or the start) to that end. Writes the durations of the completed
+ * iterations to out (room for motif_run_iterations_completed) and returns their count. */
+uint32_t motif_run_job_iteration_cycles(const struct motif_run *m, uint64_t *out);
 
 /* Over every finished (rank, iteration): quartiles by nearest rank (the smallest value with at
  * least q of the samples at or below it, as stats_percentile), in cycles. */

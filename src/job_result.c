@@ -87,6 +87,11 @@ static int job_result_iterations(const struct workload_job *jb, struct job_resul
         .max = summary.max,
         .mean = summary.mean,
     };
+    out->job_iteration_cycles =
+        malloc((out->iterations_completed ? out->iterations_completed : 1) * sizeof(uint64_t));
+    if (!out->job_iteration_cycles)
+        return -1;
+    out->job_iterations = (int)motif_run_job_iteration_cycles(jb->motif, out->job_iteration_cycles);
     out->runtime_cycles = out->finished ? (double)(jb->end_cycle - jb->start_cycle) : 0;
     out->node_cycles = out->runtime_cycles * jb->nranks;
     return 0;
@@ -157,6 +162,8 @@ void job_results_free(struct job_result *jobs, int n)
     for (int j = 0; jobs && j < n; j++) {
         free(jobs[j].ranks_to_nodes);
         jobs[j].ranks_to_nodes = NULL;
+        free(jobs[j].job_iteration_cycles);
+        jobs[j].job_iteration_cycles = NULL;
     }
 }
 

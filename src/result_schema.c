@@ -348,6 +348,10 @@ static const struct result_field result_job_iterations_fields[] = {
      "over every finished (rank, iteration): from the end of the rank's previous iteration, "
      "compute phase and waits included",
      .section = &result_iteration_spread_section, .locate = result_schema_locate_iteration_cycles},
+    {"job_cycles", RESULT_COUNT_ARRAY, "cycles",
+     "each completed iteration of the job, first first: from the end of the previous one (or "
+     "the start) to the end of its slowest rank's",
+     RESULT_ARRAY_AT(struct job_result, job_iteration_cycles, job_iterations)},
 };
 
 static const struct result_section result_job_iterations_section = {

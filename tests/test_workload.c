@@ -159,6 +159,13 @@ static void check_pingpong(const char *message_bytes, const char *latency, const
     /* three round trips, each 2 * message + 1, and the next one starts a cycle after the last
      * arrival of the previous one */
     CU_ASSERT_EQUAL(job->runtime_cycles, 3 * (2 * expected_message + 1) + 2);
+    /* the job's iterations, each from the end of the previous one: the first is its round trip
+     * and the cycle the motif takes to see the last arrival; each later one also waits the cycle
+     * in which the next iteration starts */
+    CU_ASSERT_EQUAL_FATAL(job->job_iterations, 3);
+    CU_ASSERT_EQUAL(job->job_iteration_cycles[0], 2 * expected_message + 1);
+    CU_ASSERT_EQUAL(job->job_iteration_cycles[1], 2 * expected_message + 2);
+    CU_ASSERT_EQUAL(job->job_iteration_cycles[2], 2 * expected_message + 2);
     if (job->runtime_cycles != 3 * (2 * expected_message + 1) + 2)
         fprintf(stderr, "\n%s %s %s %s: runtime %.0f, message %.0f (expected %d)\n", message_bytes,
                 latency, injection, packet, job->runtime_cycles, job->message_latency.max,
@@ -205,6 +212,9 @@ static void test_alltoall_exact_without_contention(void)
     CU_ASSERT_EQUAL(job->message_latency.min, 1045);
     CU_ASSERT_EQUAL(job->message_latency.max, 1045);
     CU_ASSERT_EQUAL(job->runtime_cycles, 7 * 1046 - 1);
+    /* one iteration: the job's is its slowest rank's, the whole run */
+    CU_ASSERT_EQUAL_FATAL(job->job_iterations, 1);
+    CU_ASSERT_EQUAL(job->job_iteration_cycles[0], 7 * 1046 - 1);
     result_free(&res);
 }
 

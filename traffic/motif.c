@@ -533,6 +533,22 @@ uint32_t motif_run_iterations_completed(const struct motif_run *m)
     return done;
 }
 
+uint32_t motif_run_job_iteration_cycles(const struct motif_run *m, uint64_t *out)
+{
+    uint32_t done = motif_run_iterations_completed(m);
+    uint64_t previous = m->start;
+    for (uint32_t it = 0; it < done; it++) {
+        uint64_t end = 0;
+        for (int32_t rank = 0; rank < m->mi.nranks; rank++) {
+            uint64_t e = motif_run_iteration_end(m, rank, it);
+            end = e > end ? e : end;
+        }
+        out[it] = end - previous;
+        previous = end;
+    }
+    return done;
+}
+
 static int motif_compare_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

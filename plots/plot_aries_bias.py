@@ -1,0 +1,213 @@
+#!/usr/bin/python3
+"""The Aries routing-bias study's figure and table (conf/sweeps/aries_bias.cfg): variants
+named MOTIF-SIZEB-BACKGROUND-MODE, the closed-loop job `app`'s per-iteration times
+(iterations.job_cycles: each iteration of the job, to the end of its slowest rank's).
+
+  figure  per-iteration time box plots (whiskers min to max) normalised to the median of
+          adaptive_0's iterations (every seed pooled) of the same (motif, size, background);
+          one panel per background, a group of boxes per (motif, size), a box per mode
+  table   (Markdown, on stdout) the median normalised iteration time per motif x size x
+          background x mode, app_aware's fraction of request packets in the default mode,
+          and the points whose app did not finish
+
+    plots/plot_aries_bias.py results/aries_bias -o plots/figures/aries_bias.png
+"""
+
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import figure_common as fc  # noqa: E402  (sets the Agg backend first)
+import dfsim_results as dr  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+
+MODES = ["adaptive_0", "adaptive_3", "app_aware"]
+BASELINE = "adaptive_0"
+BACKGROUNDS = ["none", "uniform_0.3", "uniform_0.6", "group_pair_0.3", "group_pair_0.6"]
+MOTIFS = ["pingpong_intra", "pingpong_inter", "allreduce", "alltoall", "barrier", "broadcast",
+          "halo3d", "sweep3d"]
+COLORS = {"adaptive_0": "tab:blue", "adaptive_3": "tab:orange", "app_aware": "tab:green"}
+
+
+def quantile(values, q):
+    """Nearest rank, q in (0, 100] (the simulator's convention); None for no values."""
+    if not values:
+        return None
+    s = sorted(values)
+    return s[max(0, math.ceil(q / 100.0 * len(s)) - 1)]
+
+
+def parse_variant(name):
+    """(motif, size in bytes, background, mode) of MOTIF-SIZEB-BACKGROUND-MODE, or None."""
+    parts = name.split("-")
+    if len(parts) != 4 or not parts[1].endswith("B") or not parts[1][:-1].isdigit():
+        return None
+    if parts[3] not in MODES:
+        return None
+    return parts[0], int(parts[1][:-1]), parts[2], parts[3]
+
+
+def collect(paths, job="app"):
+    """{(motif, size, background): {mode: {"cycles": [...], "fraction_default": [...],
+    "unfinished": n}}} from the points' documents."""
+    data = {}
+    for path in dr.find_result_files(paths):
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        key = parse_variant((doc.get("sweep") or {}).get("variant") or "")
+        if key is None or "jobs" not in doc:
+            continue
+        jobs = {j["name"]: j for j in doc["jobs"]}
+        if job not in jobs:
+            continue
+        j = jobs[job]
+        cell = data.setdefault(key[:3], {}).setdefault(
+            key[3], {"cycles": [], "fraction_default": [], "unfinished": 0})
+        if not j.get("finished"):
+            cell["unfinished"] += 1
+        cell["cycles"].extend((j.get("iterations") or {}).get("job_cycles") or [])
+        sel = j.get("selector")
+        if sel:
+            cell["fraction_default"].append(sel["fraction_default"])
+    if not data:
+        raise dr.ResultError("no aries_bias points (variants MOTIF-SIZEB-BACKGROUND-MODE) in %s"
+                             % ", ".join(paths))
+    return data
+
+
+def normalised(data):
+    """{(motif, size, background): {mode: [iteration time / adaptive_0's median]}}; cells
+    without adaptive_0 iterations are left out."""
+    out = {}
+    for key, modes in data.items():
+        base = quantile(modes.get(BASELINE, {}).get("cycles", []), 50)
+        if not base:
+            continue
+        out[key] = {m: [c / base for c in cell["cycles"]] for m, cell in modes.items()}
+    return out
+
+
+def cell_order(keys):
+    def k(key):
+        motif, size, bg = key
+        return (MOTIFS.index(motif) if motif in MOTIFS else len(MOTIFS), motif, size)
+    return sorted({(m, s) for m, s, _ in keys}, key=lambda ms: k(ms + ("",)))
+
+
+def backgrounds_of(data):
+    """The backgrounds of the cells: the study's in its order, then any other by name."""
+    return sorted({k[2] for k in data},
+                  key=lambda b: (BACKGROUNDS.index(b) if b in BACKGROUNDS else len(BACKGROUNDS),
+                                 b))
+
+
+def fmt(x):
+    return "-" if x is None else "%.2f" % x
+
+
+def size_label(size):
+    if size == 0:
+        return "0"
+    return "%dK" % (size // 1024) if size % 1024 == 0 else "%d" % size
+
+
+def table(data):
+    norm = normalised(data)
+    bgs = backgrounds_of(data)
+    rows = ["| motif | size (B) | background | adaptive_0 median (cycles) | adaptive_0 | "
+            "adaptive_3 | app_aware | app_aware default-mode fraction | not finished |",
+            "|---|---:|---|---:|---:|---:|---:|---:|---:|"]
+    for motif, size in cell_order(data):
+        for bg in bgs:
+            key = (motif, size, bg)
+            if key not in data:
+                continue
+            modes = data[key]
+            med = {m: quantile(norm.get(key, {}).get(m, []), 50) for m in MODES}
+            frac = modes.get("app_aware", {}).get("fraction_default", [])
+            unfinished = sum(c["unfinished"] for c in modes.values())
+            rows.append("| %s | %d | %s | %s | %s | %s | %s | %s | %d |" % (
+                motif, size, bg, fmt(quantile(modes.get(BASELINE, {}).get("cycles", []), 50))
+                .replace(".00", ""), fmt(med["adaptive_0"]), fmt(med["adaptive_3"]),
+                fmt(med["app_aware"]), fmt(sum(frac) / len(frac)) if frac else "-",
+                unfinished))
+    return "\n".join(rows)
+
+
+def wide_table(data):
+    """A row per (motif, size): adaptive_0's median iteration without background, then per
+    background "adaptive_3 / app_aware" median normalised times (adaptive_0 is 1 by
+    construction)."""
+    norm = normalised(data)
+    bgs = backgrounds_of(data)
+    rows = ["| motif | size (B) | adaptive_0, no bg (cycles) | " + " | ".join(bgs) + " |",
+            "|---|---:|---:|" + "---:|" * len(bgs)]
+    for motif, size in cell_order(data):
+        base = quantile(data.get((motif, size, "none"), {}).get(BASELINE, {}).get("cycles", []),
+                        50)
+        cells = []
+        for bg in bgs:
+            med = [quantile(norm.get((motif, size, bg), {}).get(m, []), 50)
+                   for m in ("adaptive_3", "app_aware")]
+            cells.append("%s / %s" % (fmt(med[0]), fmt(med[1])))
+        rows.append("| %s | %d | %s | %s |" % (motif, size, "-" if base is None else
+                                                "%d" % base, " | ".join(cells)))
+    return "\n".join(rows)
+
+
+def figure(data, title=None):
+    norm = normalised(data)
+    bgs = backgrounds_of(norm)
+    cells = cell_order(norm)
+    fig, axes = plt.subplots(len(bgs), 1, figsize=(max(8, 0.75 * len(cells) + 2),
+                                                   2.8 * len(bgs)), squeeze=False)
+    width = 0.8 / len(MODES)
+    for ax, bg in zip(axes[:, 0], bgs):
+        for i, mode in enumerate(MODES):
+            boxes, positions = [], []
+            for x, (motif, size) in enumerate(cells):
+                values = norm.get((motif, size, bg), {}).get(mode, [])
+                if values:
+                    boxes.append(values)
+                    positions.append(x + (i - (len(MODES) - 1) / 2) * width)
+            if not boxes:
+                continue
+            bp = ax.boxplot(boxes, positions=positions, widths=width * 0.9, whis=(0, 100),
+                            patch_artist=True, manage_ticks=False)
+            for patch in bp["boxes"]:
+                patch.set_facecolor(COLORS[mode])
+                patch.set_alpha(0.7)
+            for median in bp["medians"]:
+                median.set_color("black")
+            if ax is axes[0, 0]:
+                ax.plot([], [], color=COLORS[mode], linewidth=6, alpha=0.7, label=mode)
+        ax.set_xticks(range(len(cells)))
+        ax.set_xticklabels(["%s\n%s" % (m.replace("pingpong_", "pp_"), size_label(s))
+                            for m, s in cells], fontsize=7)
+        ax.axhline(1.0, color="0.6", linewidth=0.8)
+        ax.set_ylabel("iteration / median adaptive_0")
+        ax.set_title("background: %s" % bg)
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle(title or "Per-iteration time by routing mode, normalised to adaptive_0's median "
+                 "(whiskers: min to max)")
+    fig.legend(loc="upper right", ncol=len(MODES))
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    return fig
+
+
+def main(argv=None):
+    p = fc.base_parser(__doc__.split("\n\n")[0], "plots/figures/aries_bias.png")
+    p.add_argument("--job", default="app", help="the closed-loop job's name (default app)")
+    p.add_argument("--wide", action="store_true",
+                   help="print the table as a row per (motif, size), a column per background")
+    args = p.parse_args(argv)
+    data = collect(args.inputs, args.job)
+    print(wide_table(data) if args.wide else table(data))
+    return fc.save_figure(figure(data, args.title), args.output, args.pdf)
+
+
+if __name__ == "__main__":
+    sys.exit(fc.run_main(main))
