@@ -28,22 +28,13 @@ static int job_routing_cleanup(void)
 /* Writes text to a file of the suite's folder; the path in path. */
 static void job_routing_write(const char *text, char path[128])
 {
-    snprintf(path, 128, "%s/job.cfg", job_routing_dir);
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(text, f);
-    fclose(f);
+    test_write_text(job_routing_dir, "job.cfg", text, path);
 }
 
 static void job_routing_point(const char *text, const char *const *ov, int n,
                               struct sim_config *cfg, struct result *res)
 {
-    char path[128], err[CONFIG_ERROR_LEN];
-    job_routing_write(text, path);
-    int rc = config_load(path, ov, n, cfg, err);
-    if (rc != 0)
-        fprintf(stderr, "\n%s\n", err);
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    test_load_config_text(job_routing_dir, "job.cfg", text, ov, n, cfg);
     const struct point_options opt = {.progress = false};
     struct point_outcome out;
     enum sim_status status = point_run(cfg, &opt, res, &out);

@@ -28,11 +28,7 @@ static int requests_cleanup(void)
 
 static void requests_write(const char *text, char path[128])
 {
-    snprintf(path, 128, "%s/job.cfg", requests_dir);
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(text, f);
-    fclose(f);
+    test_write_text(requests_dir, "job.cfg", text, path);
 }
 
 static void requests_point(const char *const *ov, int n, struct result *res)
@@ -44,12 +40,7 @@ static void requests_point(const char *const *ov, int n, struct result *res)
         "jobs = ( { name = \"pp\"; nodes = 2; placement = \"contiguous\"; first_node = 0;\n"
         "           motif = \"pingpong\"; response_bytes = 16; } );\n";
     static struct sim_config cfg;
-    char path[128], err[CONFIG_ERROR_LEN];
-    requests_write(text, path);
-    int rc = config_load(path, ov, n, &cfg, err);
-    if (rc != 0)
-        fprintf(stderr, "\n%s\n", err);
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    test_load_config_text(requests_dir, "job.cfg", text, ov, n, &cfg);
     const struct point_options opt = {.progress = false, .check_invariants = true};
     struct point_outcome out;
     enum sim_status status = point_run(&cfg, &opt, res, &out);
@@ -215,12 +206,7 @@ static void check_selector(const char *const *ov, int n, double fraction, const 
         "           motif = \"pingpong\"; iterations = 3; message_bytes = 8192;\n"
         "           response_bytes = 16; selector = \"app_aware\"; } );\n";
     static struct sim_config cfg;
-    char path[128], err[CONFIG_ERROR_LEN];
-    requests_write(text, path);
-    int rc = config_load(path, ov, n, &cfg, err);
-    if (rc != 0)
-        fprintf(stderr, "\n%s\n", err);
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    test_load_config_text(requests_dir, "job.cfg", text, ov, n, &cfg);
     const struct point_options opt = {.progress = false, .check_invariants = true};
     struct point_outcome out;
     struct result res;

@@ -150,17 +150,8 @@ static void test_bucket_rate(void)
 static void throttle_point(const char *text, const char *const *ov, int n, bool check,
                            struct result *res)
 {
-    char path[128], err[CONFIG_ERROR_LEN];
-    snprintf(path, sizeof path, "%s/t.cfg", throttle_dir);
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(text, f);
-    fclose(f);
     static struct sim_config cfg;
-    int rc = config_load(path, ov, n, &cfg, err);
-    if (rc != 0)
-        fprintf(stderr, "\n%s\n", err);
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    test_load_config_text(throttle_dir, "t.cfg", text, ov, n, &cfg);
     const struct point_options opt = {.check_invariants = check};
     struct point_outcome out;
     enum sim_status status = point_run(&cfg, &opt, res, &out);
@@ -317,16 +308,12 @@ static void test_bad_throttle(void)
          "{F}:3: jobs.j.throttle_gain: 2 is out of range"},
     };
     char path[128], err[CONFIG_ERROR_LEN], text[1024], expected[1024];
-    snprintf(path, sizeof path, "%s/bad.cfg", throttle_dir);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(text, sizeof text,
                  "topology = { p = 2; a = 4; h = 2; };\njobs = (\n"
                  "  { name = \"j\"; nodes = 4; %s } );\n",
                  cases[i].job);
-        FILE *f = fopen(path, "w");
-        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-        fputs(text, f);
-        fclose(f);
+        test_write_text(throttle_dir, "bad.cfg", text, path);
         static struct sim_config cfg;
         int rc = config_load(path, NULL, 0, &cfg, err);
         CU_ASSERT_EQUAL(rc, -1);

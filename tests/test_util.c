@@ -175,3 +175,23 @@ uint64_t test_closer_ports(const struct topology *t, int r, const int *dist)
     }
     return ports;
 }
+
+void test_write_text(const char *dir, const char *name, const char *text, char path[128])
+{
+    snprintf(path, 128, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+void test_load_config_text(const char *dir, const char *name, const char *text,
+                           const char *const *ov, int n, struct sim_config *cfg)
+{
+    char path[128], err[CONFIG_ERROR_LEN];
+    test_write_text(dir, name, text, path);
+    int rc = config_load(path, ov, n, cfg, err);
+    if (rc != 0)
+        fprintf(stderr, "\n%s\n", err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+}

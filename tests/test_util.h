@@ -64,6 +64,12 @@ int test_run_command(const char *command, char *out, int out_len);
 int test_tmpdir_create(char dir[64], const char *tag);
 /* Removes a scratch directory and everything in it; 0 or -1. */
 int test_tmpdir_remove(const char *dir);
+/* Writes text to the file DIR/NAME (the test stops if it cannot); its path in path. */
+void test_write_text(const char *dir, const char *name, const char *text, char path[128]);
+/* Writes config text to DIR/NAME, as users write configs, and loads it with the overrides; the
+ * test stops (printing the message) if it does not load. */
+void test_load_config_text(const char *dir, const char *name, const char *text,
+                           const char *const *ov, int n, struct sim_config *cfg);
 
 /* One named test of a suite. */
 struct test_case {

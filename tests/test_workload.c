@@ -36,16 +36,7 @@ static int workload_cleanup(void)
 /* Loads config text (written to a file, as users do) with overrides; aborts on error. */
 static void workload_config(struct sim_config *cfg, const char *text, const char *const *ov, int n)
 {
-    char path[128], err[CONFIG_ERROR_LEN];
-    snprintf(path, sizeof path, "%s/job.cfg", workload_dir);
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(text, f);
-    fclose(f);
-    int rc = config_load(path, ov, n, cfg, err);
-    if (rc != 0)
-        fprintf(stderr, "\n%s\n", err);
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    test_load_config_text(workload_dir, "job.cfg", text, ov, n, cfg);
 }
 
 /* Simulates a point of config text (point_run: with sim.isolate, the jobs alone too). */
