@@ -268,6 +268,14 @@ def find_sweep_indexes(paths):
     return indexes
 
 
+def quantile(values, q):
+    """Nearest rank, q in (0, 100] (the simulator's convention); None for no values."""
+    if not values:
+        return None
+    s = sorted(values)
+    return s[max(0, math.ceil(q / 100.0 * len(s)) - 1)]
+
+
 def load_document(path):
     """One JSON file's content; ResultError naming the file if it is not JSON."""
     with open(path, encoding="utf-8") as f:

@@ -14,7 +14,6 @@ named MOTIF-SIZEB-BACKGROUND-MODE, the closed-loop job `app`'s per-iteration tim
 """
 
 import json
-import math
 import os
 import sys
 
@@ -30,14 +29,6 @@ BACKGROUNDS = ["none", "uniform_0.3", "uniform_0.6", "group_pair_0.3", "group_pa
 MOTIFS = ["pingpong_intra", "pingpong_inter", "allreduce", "alltoall", "barrier", "broadcast",
           "halo3d", "sweep3d"]
 COLORS = {"adaptive_0": "tab:blue", "adaptive_3": "tab:orange", "app_aware": "tab:green"}
-
-
-def quantile(values, q):
-    """Nearest rank, q in (0, 100] (the simulator's convention); None for no values."""
-    if not values:
-        return None
-    s = sorted(values)
-    return s[max(0, math.ceil(q / 100.0 * len(s)) - 1)]
 
 
 def parse_variant(name):
@@ -83,7 +74,7 @@ def normalised(data):
     without adaptive_0 iterations are left out."""
     out = {}
     for key, modes in data.items():
-        base = quantile(modes.get(BASELINE, {}).get("cycles", []), 50)
+        base = dr.quantile(modes.get(BASELINE, {}).get("cycles", []), 50)
         if not base:
             continue
         out[key] = {m: [c / base for c in cell["cycles"]] for m, cell in modes.items()}
@@ -126,11 +117,11 @@ def table(data):
             if key not in data:
                 continue
             modes = data[key]
-            med = {m: quantile(norm.get(key, {}).get(m, []), 50) for m in MODES}
+            med = {m: dr.quantile(norm.get(key, {}).get(m, []), 50) for m in MODES}
             frac = modes.get("app_aware", {}).get("fraction_default", [])
             unfinished = sum(c["unfinished"] for c in modes.values())
             rows.append("| %s | %d | %s | %s | %s | %s | %s | %s | %d |" % (
-                motif, size, bg, fmt(quantile(modes.get(BASELINE, {}).get("cycles", []), 50))
+                motif, size, bg, fmt(dr.quantile(modes.get(BASELINE, {}).get("cycles", []), 50))
                 .replace(".00", ""), fmt(med["adaptive_0"]), fmt(med["adaptive_3"]),
                 fmt(med["app_aware"]), fmt(sum(frac) / len(frac)) if frac else "-",
                 unfinished))
@@ -146,11 +137,11 @@ def wide_table(data):
     rows = ["| motif | size (B) | adaptive_0, no bg (cycles) | " + " | ".join(bgs) + " |",
             "|---|---:|---:|" + "---:|" * len(bgs)]
     for motif, size in cell_order(data):
-        base = quantile(data.get((motif, size, "none"), {}).get(BASELINE, {}).get("cycles", []),
+        base = dr.quantile(data.get((motif, size, "none"), {}).get(BASELINE, {}).get("cycles", []),
                         50)
         cells = []
         for bg in bgs:
-            med = [quantile(norm.get((motif, size, bg), {}).get(m, []), 50)
+            med = [dr.quantile(norm.get((motif, size, bg), {}).get(m, []), 50)
                    for m in ("adaptive_3", "app_aware")]
             cells.append("%s / %s" % (fmt(med[0]), fmt(med[1])))
         rows.append("| %s | %d | %s | %s |" % (motif, size, "-" if base is None else

@@ -13,7 +13,6 @@ variants named APP_MECHANISM (lattice_none, md_aimd_c, ...), every point run wit
 """
 
 import json
-import math
 import os
 import sys
 
@@ -25,14 +24,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 MECHANISMS = ["none", "static", "aimd", "aimd_c"]
 LABELS = {"none": "none", "static": "static", "aimd": "AIMD c=0", "aimd_c": "AIMD c"}
-
-
-def quantile(values, q):
-    """Nearest rank, q in (0, 100] (the simulator's convention); None for no values."""
-    if not values:
-        return None
-    s = sorted(values)
-    return s[max(0, math.ceil(q / 100.0 * len(s)) - 1)]
 
 
 def collect(paths, app="app", congestor="a2a"):
@@ -88,9 +79,9 @@ def table(data):
             if not c:
                 continue
             rows.append("| %s | %s | %d | %s | %s | %s | %s | %d |" % (
-                a, LABELS[m], len(c["app"]), fmt(quantile(c["app"], 50)),
-                fmt(quantile(c["app"], 99)), fmt(quantile(c["congestor"], 50)),
-                fmt(quantile(c["node_cycles"], 50)), c["unfinished"]))
+                a, LABELS[m], len(c["app"]), fmt(dr.quantile(c["app"], 50)),
+                fmt(dr.quantile(c["app"], 99)), fmt(dr.quantile(c["congestor"], 50)),
+                fmt(dr.quantile(c["node_cycles"], 50)), c["unfinished"]))
     return "\n".join(rows)
 
 

@@ -486,12 +486,9 @@ struct dfp_observer {
 static struct dfp_trace *dfp_trace_of(struct dfp_observer *ob, const struct sim *sim,
                                       uint32_t index)
 {
-    if (index >= ob->traces_len) {
-        uint32_t len = sim->pool.capacity;
-        ob->traces = realloc(ob->traces, len * sizeof *ob->traces);
-        memset(ob->traces + ob->traces_len, 0, (len - ob->traces_len) * sizeof *ob->traces);
-        ob->traces_len = len;
-    }
+    if (index >= ob->traces_len)
+        test_grow_zeroed((void **)&ob->traces, &ob->traces_len, sim->pool.capacity,
+                         sizeof *ob->traces);
     return &ob->traces[index];
 }
 

@@ -47,18 +47,15 @@ struct observer {
     struct trace *traces;
     uint32_t traces_len;
     long packets, errors_reach, errors_hops, errors_ladder, errors_global_outside_source,
-        errors_local_twice, errors_target, errors_crg_source, errors_crg_adjacent,
-        errors_nrg_shape, nonminimal_packets, local_misrouted_packets, crg_beyond_entry;
+        errors_local_twice, errors_target, errors_crg_source, errors_crg_adjacent, errors_nrg_shape,
+        nonminimal_packets, local_misrouted_packets, crg_beyond_entry;
 };
 
 static struct trace *trace_of(struct observer *ob, const struct sim *sim, uint32_t index)
 {
-    if (index >= ob->traces_len) {
-        uint32_t len = sim->pool.capacity;
-        ob->traces = realloc(ob->traces, len * sizeof *ob->traces);
-        memset(ob->traces + ob->traces_len, 0, (len - ob->traces_len) * sizeof *ob->traces);
-        ob->traces_len = len;
-    }
+    if (index >= ob->traces_len)
+        test_grow_zeroed((void **)&ob->traces, &ob->traces_len, sim->pool.capacity,
+                         sizeof *ob->traces);
     return &ob->traces[index];
 }
 
@@ -104,8 +101,8 @@ static void observe_ejection(struct observer *ob, const struct sim *sim, int rou
     ob->local_misrouted_packets += tr->misroutes_local > 0;
 }
 
-static void observe_hop(void *ctx, const struct sim *sim, int router, int in_port,
-                        uint32_t index, const struct route_choice *ch)
+static void observe_hop(void *ctx, const struct sim *sim, int router, int in_port, uint32_t index,
+                        const struct route_choice *ch)
 {
     struct observer *ob = ctx;
     const struct packet *pk = &sim->pool.packets[index];
@@ -151,7 +148,8 @@ static void observe_hop(void *ctx, const struct sim *sim, int router, int in_por
          * CRG in transit: it leaves from where the decision was made. */
         if (strcmp(ob->v->mechanism, "in_transit") == 0) {
             if (strcmp(ob->v->policy, "nrg") == 0)
-                ob->errors_nrg_shape += !(tr->prev_class == PORT_LOCAL && tr->prev_local_nonminimal);
+                ob->errors_nrg_shape +=
+                    !(tr->prev_class == PORT_LOCAL && tr->prev_local_nonminimal);
             if (strcmp(ob->v->policy, "crg") == 0)
                 ob->errors_nrg_shape += tr->prev_class == PORT_LOCAL && tr->prev_local_nonminimal;
         }
@@ -179,8 +177,17 @@ static struct sim *variant_sim(struct sim_config *cfg, const struct variant *v, 
     snprintf(cyc, sizeof cyc, "sim.measure_cycles=%d", cycles);
     const char *small[] = {SMALL}, *medium[] = {MEDIUM};
     const char *const *shape = strcmp(net, "small") == 0 ? small : medium;
-    const char *ov[] = {shape[0], shape[1],           shape[2], mech, pol, vt, pattern, load,
-                        cyc,      warm,     "sim.deadlock_cycles=2000"};
+    const char *ov[] = {shape[0],
+                        shape[1],
+                        shape[2],
+                        mech,
+                        pol,
+                        vt,
+                        pattern,
+                        load,
+                        cyc,
+                        warm,
+                        "sim.deadlock_cycles=2000"};
     char err[256];
     test_config(cfg, ov, (int)(sizeof ov / sizeof ov[0]));
     struct sim *sim = sim_create(cfg, err, sizeof err);
@@ -352,11 +359,15 @@ static void test_crg_matches_rrg_advc(void)
     double acc[2];
     for (int k = 0; k < 2; k++) {
         struct sim_config cfg;
-        const char *ov[] = {"topology.p=4", "topology.a=8", "topology.h=4",
+        const char *ov[] = {"topology.p=4",
+                            "topology.a=8",
+                            "topology.h=4",
                             "routing.mechanism=oblivious",
                             k == 0 ? "routing.global_policy=crg" : "routing.global_policy=rrg",
-                            "traffic.pattern=adversarial_consecutive", "traffic.load=0.8",
-                            "sim.warmup_cycles=2000", "sim.measure_cycles=3000"};
+                            "traffic.pattern=adversarial_consecutive",
+                            "traffic.load=0.8",
+                            "sim.warmup_cycles=2000",
+                            "sim.measure_cycles=3000"};
         char err[256];
         test_config(&cfg, ov, (int)(sizeof ov / sizeof ov[0]));
         struct sim *sim = sim_create(&cfg, err, sizeof err);
@@ -366,8 +377,9 @@ static void test_crg_matches_rrg_advc(void)
         sim_destroy(sim);
     }
     double bound = 4.0 / (2 * 4), ratio = acc[0] / acc[1];
-    printf("\n    ADVc 0.8, p=4 a=8 h=4: Obl-CRG %.4f, Obl-RRG %.4f, ratio %.3f (bound h/2p %.2f)\n",
-           acc[0], acc[1], ratio, bound);
+    printf(
+        "\n    ADVc 0.8, p=4 a=8 h=4: Obl-CRG %.4f, Obl-RRG %.4f, ratio %.3f (bound h/2p %.2f)\n",
+        acc[0], acc[1], ratio, bound);
     CU_ASSERT(acc[0] <= bound * 1.01 && acc[1] <= bound * 1.01);
     CU_ASSERT(ratio >= 0.97);
     CU_ASSERT(ratio <= 1.2);
@@ -389,8 +401,8 @@ static void test_valiant_uniform_bound(void)
 /* VAL spreads ADV+1 over all global links: far above MIN's 1/(a*p). */
 static void test_valiant_adversarial(void)
 {
-    double acc = accepted_of(&variants[1], "medium", "traffic.pattern=adversarial",
-                             "traffic.load=0.4");
+    double acc =
+        accepted_of(&variants[1], "medium", "traffic.pattern=adversarial", "traffic.load=0.4");
     printf("\n    VAL ADV+1 accepted %.4f, MIN bound 1/(a*p) = %.4f\n", acc, 1.0 / 18);
     CU_ASSERT(acc > 4.0 / 18);
 }
@@ -448,8 +460,8 @@ static void check_no_deadlock(const char *net, int cycles)
     for (int i = 0; i < N_VARIANTS; i++)
         for (int p = 0; p < 3; p++) {
             struct sim_config cfg;
-            struct sim *sim = variant_sim(&cfg, &variants[i], net, patterns[p],
-                                          "traffic.load=1.0", 0, cycles);
+            struct sim *sim =
+                variant_sim(&cfg, &variants[i], net, patterns[p], "traffic.load=1.0", 0, cycles);
             CU_ASSERT_EQUAL(sim->vcs_local, sim->ladder.local_vcs);
             CU_ASSERT_EQUAL(sim->vcs_global, sim->ladder.global_vcs);
             enum sim_status status = sim_run(sim, NULL, NULL);
@@ -570,8 +582,8 @@ static void test_decision_reuse(void)
 static void test_patterns(void)
 {
     struct sim_config cfg;
-    struct sim *sim = variant_sim(&cfg, &variants[0], "medium",
-                                  "traffic.pattern=permutation", "traffic.load=0.1", 0, 10);
+    struct sim *sim = variant_sim(&cfg, &variants[0], "medium", "traffic.pattern=permutation",
+                                  "traffic.load=0.1", 0, 10);
     int n = sim->topo.nodes;
     char *hit = calloc((size_t)n, 1);
     for (int s = 0; s < n; s++) {
@@ -604,7 +616,8 @@ int test_routing_register(void)
     CU_add_test(s, "Obl-CRG carries what Obl-RRG carries under ADVc", test_crg_matches_rrg_advc);
     CU_add_test(s, "VAL under UN stays below 1/(2-1/(G-1))", test_valiant_uniform_bound);
     CU_add_test(s, "VAL under ADV+1 far above 1/(a*p)", test_valiant_adversarial);
-    CU_add_test(s, "PB flags reach the group local_latency cycles later", test_piggyback_flag_delay);
+    CU_add_test(s, "PB flags reach the group local_latency cycles later",
+                test_piggyback_flag_delay);
     CU_add_test(s, "PB under UN 0.1 stays minimal", test_piggyback_uniform_minimal);
     CU_add_test(s, "no deadlock at offered 1.0, h=2", test_no_deadlock_small);
     CU_add_test(s, "no deadlock at offered 1.0, h=3", test_no_deadlock_medium);

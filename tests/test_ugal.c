@@ -466,12 +466,8 @@ struct observer {
 
 static struct trace *trace_of(struct observer *ob, const struct sim *sim, uint32_t index)
 {
-    if (index >= ob->len) {
-        uint32_t len = sim->pool.capacity;
-        ob->traces = realloc(ob->traces, len * sizeof *ob->traces);
-        memset(ob->traces + ob->len, 0, (len - ob->len) * sizeof *ob->traces);
-        ob->len = len;
-    }
+    if (index >= ob->len)
+        test_grow_zeroed((void **)&ob->traces, &ob->len, sim->pool.capacity, sizeof *ob->traces);
     return &ob->traces[index];
 }
 

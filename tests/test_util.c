@@ -195,3 +195,14 @@ void test_load_config_text(const char *dir, const char *name, const char *text,
         fprintf(stderr, "\n%s\n", err);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
 }
+
+void test_grow_zeroed(void **items, uint32_t *len, uint32_t need, size_t size)
+{
+    if (need <= *len)
+        return;
+    char *grown = realloc(*items, (size_t)need * size);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(grown);
+    memset(grown + (size_t)*len * size, 0, (size_t)(need - *len) * size);
+    *items = grown;
+    *len = need;
+}

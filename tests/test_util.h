@@ -64,6 +64,10 @@ int test_run_command(const char *command, char *out, int out_len);
 int test_tmpdir_create(char dir[64], const char *tag);
 /* Removes a scratch directory and everything in it; 0 or -1. */
 int test_tmpdir_remove(const char *dir);
+/* Grows the zero-filled array *items of *len elements of size bytes to at least need elements
+ * (new ones zeroed); the test stops if memory runs out. For observers that keep a record per
+ * packet-pool slot. */
+void test_grow_zeroed(void **items, uint32_t *len, uint32_t need, size_t size);
 /* Writes text to the file DIR/NAME (the test stops if it cannot); its path in path. */
 void test_write_text(const char *dir, const char *name, const char *text, char path[128]);
 /* Writes config text to DIR/NAME, as users write configs, and loads it with the overrides; the

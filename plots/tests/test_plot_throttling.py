@@ -41,10 +41,10 @@ class PlotThrottling(unittest.TestCase):
         shutil.rmtree(cls.dir, ignore_errors=True)
 
     def test_quantile_nearest_rank(self):
-        self.assertEqual(pt.quantile([4, 1, 3, 2], 50), 2)
-        self.assertEqual(pt.quantile([4, 1, 3, 2], 99), 4)
-        self.assertEqual(pt.quantile(list(range(1, 101)), 99), 99)
-        self.assertIsNone(pt.quantile([], 50))
+        self.assertEqual(dr.quantile([4, 1, 3, 2], 50), 2)
+        self.assertEqual(dr.quantile([4, 1, 3, 2], 99), 4)
+        self.assertEqual(dr.quantile(list(range(1, 101)), 99), 99)
+        self.assertIsNone(dr.quantile([], 50))
 
     def test_collect_and_table(self):
         data = pt.collect([self.dir])
