@@ -5,6 +5,8 @@
 #define DFSIM_ROUTER_H
 
 struct sim;
+struct packet;
+struct packet_ring;
 
 /* Allocation and crossbar transfers of one router for the current cycle. */
 void router_allocate(struct sim *sim, int router);
@@ -12,8 +14,9 @@ void router_allocate(struct sim *sim, int router);
 void router_send(struct sim *sim, int router);
 
 /* For a pure routing (routing_ops.pure): routes the packet that just became the head of input
- * (router, port, vc) into the route cache, as the allocator would later. */
-void router_route_early(struct sim *sim, int router, int port, int vc);
+ * (router, port, vc), `head` in `ring`, into the route cache, as the allocator would later. */
+void router_route_early(struct sim *sim, int router, int port, int vc,
+                        const struct packet_ring *ring, const struct packet *head);
 
 /* Cache prefetches for what router_allocate / router_send will read of `router` soon, so
  * that the memory latency of the next routers overlaps the work on this one (large networks

@@ -37,8 +37,15 @@ static inline bool routing_on_cascade(const struct sim_config *cfg)
     return topology_of(cfg) == &topology_cascade;
 }
 
-/* Index of the first entry at or after `from` with class `cls`, or -1. */
-int ladder_next(const struct vc_ladder *ladder, int from, enum port_class cls);
+/* Index of the first entry at or after `from` with class `cls`, or -1 (inline: every hop of
+ * every mechanism asks it). */
+static inline int ladder_next(const struct vc_ladder *ladder, int from, enum port_class cls)
+{
+    for (int e = from; e < ladder->length; e++)
+        if (ladder->port_class[e] == cls)
+            return e;
+    return -1;
+}
 /* Builds a ladder from a string like "l0 g0 l1"; returns 0 or -1 if malformed. */
 int ladder_parse(struct vc_ladder *ladder, const char *text);
 /* Where a minimal path that starts at ladder position `position` (a path turning at its
@@ -105,7 +112,12 @@ struct routing_env {
  * router reuses a decision only when it is not. */
 struct route_ctx {
     const struct routing_env *env;
-    struct router_view view;
+    int router;
+    const struct router_kind *kind; /* its ports' classes */
+    /* Its output state, for the readers below (a decision that reads none never touches it:
+     * one cache line less per hop); its `now` is not set. */
+    const struct router_view *view;
+    uint32_t now;
     int in_port;
     bool adaptive;
     int dst_min_port; /* see route_choice; routing_minimal_choice (or MIN, FPAR) records it */
@@ -116,20 +128,27 @@ struct route_ctx {
 static inline int route_occupancy(struct route_ctx *c, int port, int vc)
 {
     c->adaptive = true;
-    const struct router_view *v = &c->view;
+    const struct router_view *v = c->view;
     return v->capacity[port] - v->credits[v->vc_offset[port] + vc];
 }
 static inline int route_credits(struct route_ctx *c, int port, int vc)
 {
     c->adaptive = true;
-    return c->view.credits[c->view.vc_offset[port] + vc];
+    return c->view->credits[c->view->vc_offset[port] + vc];
 }
 /* The output's crossbar is free and its buffer has room for a packet. */
 static inline bool route_output_free(struct route_ctx *c, int port)
 {
     c->adaptive = true;
-    const struct port_state *ps = &c->view.ports[port];
-    return ps->output_busy_until <= c->view.now && ps->output.count < c->view.output_capacity;
+    const struct port_state *ps = &c->view->ports[port];
+    return ps->output_busy_until <= c->now && ps->output.count < c->view->output_capacity;
+}
+/* The router's view, for a mechanism that reads its adaptive state in a loop (view_occupancy):
+ * marks the decision adaptive once. */
+static inline const struct router_view *route_adaptive_view(struct route_ctx *c)
+{
+    c->adaptive = true;
+    return c->view;
 }
 static inline struct rng *route_rng(struct route_ctx *c)
 {
@@ -150,7 +169,7 @@ static inline void route_view_of(struct route_ctx *c, int router, struct router_
 /* Phits per input VC behind a port of the router (fixed: no adaptivity). */
 static inline int route_capacity(const struct route_ctx *c, int port)
 {
-    return c->view.capacity[port];
+    return c->view->capacity[port];
 }
 /* The same readers on a router view (for per-cycle hooks). */
 static inline int view_occupancy(const struct router_view *v, int port, int vc)
@@ -174,7 +193,7 @@ struct routing_ops {
     void (*on_generate)(struct routing_env *env, struct packet *pk);
     /* Optional: called once per cycle before the routers (e.g. saturation flags). */
     void (*on_cycle)(struct routing_env *env, uint64_t cycle);
-    /* The decision for the head packet of (ctx->view.router, ctx->in_port). Returns 0 and
+    /* The decision for the head packet of (ctx->router, ctx->in_port). Returns 0 and
      * fills `out`, or -1 when the packet has no route on the ladder. */
     int (*route)(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out);
     /* Optional: the throughput bound of SPEC section 9 for the config's pattern on network t

@@ -182,5 +182,14 @@ static inline void sim_router_view(const struct sim *sim, int router, struct rou
     *out = sim->router_views[router];
     out->now = (uint32_t)sim->cycle;
 }
+/* A routing decision's context at `router` now (its in_port and flags set by the router). */
+static inline void sim_route_ctx(const struct sim *sim, int router, struct route_ctx *out)
+{
+    out->env = &sim->routing_env;
+    out->router = router;
+    out->kind = topology_kind_of(&sim->topo, router);
+    out->view = &sim->router_views[router];
+    out->now = (uint32_t)sim->cycle;
+}
 
 #endif

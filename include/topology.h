@@ -83,6 +83,15 @@ struct topology {
      * queries ask the ops. */
     const uint8_t *inline_min_port;
     int inline_local_first;
+    /* Optional: min_hops without a call, [r * routers + target] = local | global << 4 (0 for
+     * r == target), set (and owned) by a kind whose min_hops is dear: FPAR asks it for every
+     * candidate port of every decision. NULL: the queries ask the ops. */
+    const uint8_t *hops_table;
+    /* Optional: set by a kind whose routers all have the same number of nodes and whose
+     * groups all have the same number of routers (the canonical dragonfly); the node ->
+     * router -> group queries then divide instead of reading tables, which miss the cache on
+     * large networks. 0: read the tables. */
+    int uniform_router_nodes, uniform_group_routers;
 };
 
 /* Values of topology.arrangement (each kind says which it supports). */
@@ -122,19 +131,21 @@ static inline const struct router_kind *topology_kind_of(const struct topology *
 }
 static inline int topology_group_of_router(const struct topology *t, int r)
 {
-    return t->router_group[r];
+    return t->uniform_group_routers ? r / t->uniform_group_routers : t->router_group[r];
 }
 static inline int topology_router_of_node(const struct topology *t, int n)
 {
-    return t->node_router[n];
+    return t->uniform_router_nodes ? n / t->uniform_router_nodes : t->node_router[n];
 }
 static inline int topology_group_of_node(const struct topology *t, int n)
 {
-    return t->router_group[t->node_router[n]];
+    return topology_group_of_router(t, topology_router_of_node(t, n));
 }
 /* The node port of router r where node n attaches (n is one of r's nodes). */
 static inline int topology_node_port(const struct topology *t, int n)
 {
+    if (t->uniform_router_nodes)
+        return n % t->uniform_router_nodes;
     return n - t->first_node[t->node_router[n]];
 }
 static inline enum port_class topology_port_class(const struct topology *t, int r, int port)
@@ -157,7 +168,8 @@ static inline int topology_min_port(const struct topology *t, int r, int target)
         return -1;
     if (!t->inline_min_port)
         return t->ops->min_port(t, r, target);
-    int g = t->router_group[r], d = t->router_group[target], first = t->group_first_router[g];
+    int g = topology_group_of_router(t, r), d = topology_group_of_router(t, target);
+    int first = t->uniform_group_routers ? g * t->uniform_group_routers : t->group_first_router[g];
     int i = r - first;
     if (g != d) {
         int offset = g - d < 0 ? g - d + t->groups : g - d;
@@ -185,6 +197,12 @@ static inline int topology_port_at(uint64_t ports, int k)
 static inline void topology_min_hops(const struct topology *t, int r, int target, int *local,
                                      int *global)
 {
+    if (t->hops_table) {
+        uint8_t hops = t->hops_table[(size_t)r * (size_t)t->routers + (size_t)target];
+        *local = hops & 15;
+        *global = hops >> 4;
+        return;
+    }
     if (r == target) {
         *local = *global = 0;
         return;

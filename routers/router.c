@@ -79,7 +79,7 @@ static int router_route_head(struct allocation *al, int in, int vc, struct packe
     }
     const struct packet *pk = sim_packet(sim, ring_front(ring));
     if (!al->route_ready) {
-        sim_router_view(sim, al->router, &al->route.view);
+        sim_route_ctx(sim, al->router, &al->route);
         al->route_ready = true;
     }
     if (router_decide(sim, &al->route, in, pk, ch)) {
@@ -220,9 +220,10 @@ static void router_grant(const struct allocation *al, int in, int vc, const stru
     struct packet *pk = sim_packet(sim, index);
     ps_in->routed_vc_mask &= (uint16_t) ~(1u << vc);
     if (ring->count) {
-        ring->head_ready = sim_packet(sim, ring_front(ring))->ready_cycle;
+        const struct packet *head = sim_packet(sim, ring_front(ring));
+        ring->head_ready = head->ready_cycle;
         if (sim->routing->pure)
-            router_route_early(sim, router, in, vc);
+            router_route_early(sim, router, in, vc, ring, head);
     } else {
         ps_in->input_vc_mask &= (uint16_t) ~(1u << vc);
         if (!ps_in->input_vc_mask)
@@ -435,16 +436,15 @@ void router_send(struct sim *sim, int router)
     rs->send_wake = wake;
 }
 
-void router_route_early(struct sim *sim, int router, int port, int vc)
+void router_route_early(struct sim *sim, int router, int port, int vc,
+                        const struct packet_ring *ring, const struct packet *head)
 {
-    int idx = sim_vc_index(sim, router, port, vc);
-    struct route_choice *ch = &sim->route_cache[idx];
-    const struct packet *pk = sim_packet(sim, ring_front(&sim->input_vc[idx]));
-    struct route_ctx ctx = {.env = &sim->routing_env};
-    sim_router_view(sim, router, &ctx.view);
+    struct route_choice *ch = &sim->route_cache[ring - sim->input_vc];
+    struct route_ctx ctx;
+    sim_route_ctx(sim, router, &ctx);
     /* A failure is left to router_route_head, which reports it when the head is due. */
-    if (router_decide(sim, &ctx, port, pk, ch) == 0) {
-        ch->cycle = (uint32_t)sim->cycle;
+    if (router_decide(sim, &ctx, port, head, ch) == 0) {
+        ch->cycle = ctx.now;
         sim_port(sim, router, port)->routed_vc_mask |= (uint16_t)(1u << vc);
     }
 }

@@ -39,14 +39,6 @@ static const struct setting routing_rows[] = {
 
 const struct setting_table routing_settings = {"routing", NULL, routing_rows, 1, 0, NULL};
 
-int ladder_next(const struct vc_ladder *ladder, int from, enum port_class cls)
-{
-    for (int e = from; e < ladder->length; e++)
-        if (ladder->port_class[e] == cls)
-            return e;
-    return -1;
-}
-
 int ladder_parse(struct vc_ladder *ladder, const char *text)
 {
     memset(ladder, 0, sizeof *ladder);
@@ -89,7 +81,7 @@ static inline __attribute__((always_inline)) int routing_minimal_from(struct rou
 {
     const struct topology *t = ctx->env->topo;
     const struct vc_ladder *ladder = ctx->env->ladder;
-    int router = ctx->view.router;
+    int router = ctx->router;
     int dst_router = topology_router_of_node(t, (int)pk->dst);
     out->flags = pk->flags;
     out->target = pk->target;
@@ -105,7 +97,7 @@ static inline __attribute__((always_inline)) int routing_minimal_from(struct rou
     int port = topology_min_port(t, router, target);
     if (target == dst_router)
         ctx->dst_min_port = port;
-    int entry = ladder_next(ladder, position, (enum port_class)ctx->view.kind->port_class[port]);
+    int entry = ladder_next(ladder, position, (enum port_class)ctx->kind->port_class[port]);
     if (entry < 0)
         return -1; /* off the ladder: the caller reports it as a broken invariant */
     out->out_port = port;
@@ -122,7 +114,7 @@ int routing_minimal_choice(struct route_ctx *ctx, const struct packet *pk, int t
 
 int routing_via_target(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out)
 {
-    int turning = pk->target == ctx->view.router, target = turning ? -1 : pk->target;
+    int turning = pk->target == ctx->router, target = turning ? -1 : pk->target;
     int position =
         turning ? ladder_segment_start(ctx->env->ladder, pk->ladder_pos) : pk->ladder_pos;
     if (routing_minimal_from(ctx, pk, target, position, out))

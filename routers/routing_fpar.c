@@ -74,8 +74,8 @@ static uint64_t fpar_legal_ports(const struct route_ctx *ctx, const struct packe
                                  uint64_t minimal)
 {
     const struct topology *t = ctx->env->topo;
-    const struct router_kind *k = ctx->view.kind;
-    int router = ctx->view.router, group = topology_group_of_router(t, router);
+    const struct router_kind *k = ctx->kind;
+    int router = ctx->router, group = topology_group_of_router(t, router);
     if (pk->ladder_pos > FPAR_LAST_VL0_POSITION || group == topology_group_of_router(t, dst))
         return minimal;
     bool leaf = k->count[PORT_GLOBAL] == 0, spine = k->count[PORT_NODE] == 0;
@@ -95,79 +95,101 @@ struct fpar_candidate {
     int64_t occupancy, capacity;
 };
 
-/* The legal ports with their ladder entry, rank and score; returns how many. */
-static int fpar_candidates(struct route_ctx *ctx, const struct packet *pk, int dst,
-                           uint64_t minimal, struct fpar_candidate *c)
-{
-    const struct topology *t = ctx->env->topo;
-    const struct vc_ladder *ladder = ctx->env->ladder;
-    int router = ctx->view.router, n = 0;
-    for (uint64_t m = fpar_legal_ports(ctx, pk, dst, minimal); m; m &= m - 1) {
-        int port = __builtin_ctzll(m);
-        int entry =
-            ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->view.kind->port_class[port]);
-        if (entry < 0)
-            continue;
-        int local, global, vc = ladder->vc[entry];
-        topology_min_hops(t, topology_neighbour(t, router, port), dst, &local, &global);
-        c[n++] = (struct fpar_candidate){port,
-                                         vc,
-                                         entry,
-                                         1 + local + global,
-                                         route_occupancy(ctx, port, vc),
-                                         route_capacity(ctx, port)};
-    }
-    return n;
-}
+/* The legal candidates of one decision, grouped by rank: the ranks present (bit r), and per
+ * rank the candidates at most T occupied (bit i: c[i]; at most 64 ports). Ranks stay below
+ * FPAR_RANKS: a minimal path is at most 5 hops on every topology here. */
+#define FPAR_RANKS 32
+struct fpar_candidates {
+    struct fpar_candidate c[TOPOLOGY_MAX_RADIX];
+    int n;
+    uint32_t ranks;
+    uint64_t uncongested[FPAR_RANKS];
+};
 
 static bool fpar_uncongested(const struct fpar_candidate *c, int threshold)
 {
     return 100 * c->occupancy <= (int64_t)threshold * c->capacity;
 }
 
-/* The smallest rank above `rank` among the candidates, or -1. */
-static int fpar_next_rank(const struct fpar_candidate *c, int n, int rank)
+/* The legal ports with their ladder entry, rank and score. */
+static void fpar_candidates(struct route_ctx *ctx, const struct packet *pk, int dst,
+                            uint64_t minimal, struct fpar_candidates *out)
 {
-    int next = -1;
-    for (int i = 0; i < n; i++)
-        if (c[i].rank > rank && (next < 0 || c[i].rank < next))
-            next = c[i].rank;
-    return next;
-}
-
-static int fpar_random(struct route_ctx *ctx, const int *chosen, int k)
-{
-    return k == 1 ? chosen[0] : chosen[rng_below(route_rng(ctx), (uint32_t)k)];
-}
-
-/* The candidate to take (index into c, n > 0). */
-static int fpar_choose(struct route_ctx *ctx, const struct fpar_candidate *c, int n)
-{
+    const struct topology *t = ctx->env->topo;
+    const struct vc_ladder *ladder = ctx->env->ladder;
     const struct fpar_params *fp = ctx->env->params;
-    int chosen[TOPOLOGY_MAX_RADIX], shortest = fpar_next_rank(c, n, 0);
-    for (int rank = shortest; rank > 0; rank = fpar_next_rank(c, n, rank)) {
-        int k = 0;
-        for (int i = 0; i < n; i++)
-            if (c[i].rank == rank && fpar_uncongested(&c[i], fp->threshold))
-                chosen[k++] = i;
-        if (k)
-            return fpar_random(ctx, chosen, k);
+    const struct router_view *view = route_adaptive_view(ctx);
+    int router = ctx->router, n = 0, threshold = fp->threshold;
+    const int32_t *neighbour = &t->neighbour[t->port_base[router]];
+    int entries[PORT_CLASSES]; /* the ladder entry of a hop, by the port's class */
+    for (int cls = 0; cls < PORT_CLASSES; cls++)
+        entries[cls] = ladder_next(ladder, pk->ladder_pos, (enum port_class)cls);
+    uint32_t ranks = 0;
+    for (uint64_t m = fpar_legal_ports(ctx, pk, dst, minimal); m; m &= m - 1) {
+        int port = __builtin_ctzll(m);
+        int entry = entries[ctx->kind->port_class[port]];
+        if (entry < 0)
+            continue;
+        int local, global, vc = ladder->vc[entry];
+        topology_min_hops(t, neighbour[port], dst, &local, &global);
+        int rank = 1 + local + global;
+        if (rank >= FPAR_RANKS)
+            rank = FPAR_RANKS - 1;
+        struct fpar_candidate *c = &out->c[n];
+        c->port = port;
+        c->vc = vc;
+        c->entry = entry;
+        c->rank = rank;
+        c->occupancy = view_occupancy(view, port, vc);
+        c->capacity = view->capacity[port];
+        if (!((ranks >> rank) & 1)) {
+            ranks |= 1u << rank;
+            out->uncongested[rank] = 0;
+        }
+        if (fpar_uncongested(c, threshold))
+            out->uncongested[rank] |= 1ull << n;
+        n++;
     }
-    /* Everything above T: the least occupied port of the shortest paths (ties at random). */
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        if (c[i].rank != shortest)
+    out->ranks = ranks;
+    out->n = n;
+}
+
+/* One of the k candidates in `set` (bit i: candidate i), uniformly; no draw for a single one. */
+static int fpar_random(struct route_ctx *ctx, uint64_t set, int k)
+{
+    return k == 1 ? __builtin_ctzll(set)
+                  : topology_port_at(set, (int)rng_below(route_rng(ctx), (uint32_t)k));
+}
+
+/* The candidate to take (index into cs->c, cs->n > 0): rank by rank from the shortest, a
+ * random one at most T occupied; else the least occupied of the shortest (ties at random). */
+static int fpar_choose(struct route_ctx *ctx, const struct fpar_candidates *cs)
+{
+    for (uint32_t m = cs->ranks; m; m &= m - 1) {
+        uint64_t set = cs->uncongested[__builtin_ctz(m)];
+        if (set)
+            return fpar_random(ctx, set, __builtin_popcountll(set));
+    }
+    int shortest = __builtin_ctz(cs->ranks), k = 0, best = -1;
+    uint64_t chosen = 0;
+    for (int i = 0; i < cs->n; i++) {
+        const struct fpar_candidate *c = &cs->c[i];
+        if (c->rank != shortest)
             continue;
         if (k) { /* occupancy_i / capacity_i against the best so far, in integers */
-            const struct fpar_candidate *best = &c[chosen[0]];
-            int64_t mine = c[i].occupancy * best->capacity,
-                    theirs = best->occupancy * c[i].capacity;
+            int64_t mine = c->occupancy * cs->c[best].capacity,
+                    theirs = cs->c[best].occupancy * c->capacity;
             if (mine > theirs)
                 continue;
-            if (mine < theirs)
+            if (mine < theirs) {
                 k = 0;
+                chosen = 0;
+            }
         }
-        chosen[k++] = i;
+        if (!k)
+            best = i;
+        chosen |= 1ull << i;
+        k++;
     }
     return fpar_random(ctx, chosen, k);
 }
@@ -176,14 +198,14 @@ static int fpar_route(struct route_ctx *ctx, const struct packet *pk, struct rou
 {
     const struct topology *t = ctx->env->topo;
     int dst = topology_router_of_node(t, (int)pk->dst);
-    if (ctx->view.router == dst)
+    if (ctx->router == dst)
         return routing_minimal_choice(ctx, pk, -1, out);
-    struct fpar_candidate c[TOPOLOGY_MAX_RADIX];
-    uint64_t minimal = topology_min_ports(t, ctx->view.router, dst);
-    int n = fpar_candidates(ctx, pk, dst, minimal, c);
-    if (n == 0)
+    struct fpar_candidates cs;
+    uint64_t minimal = topology_min_ports(t, ctx->router, dst);
+    fpar_candidates(ctx, pk, dst, minimal, &cs);
+    if (cs.n == 0)
         return -1; /* off the ladder: the router reports it as a broken invariant */
-    const struct fpar_candidate *pick = &c[fpar_choose(ctx, c, n)];
+    const struct fpar_candidate *pick = &cs.c[fpar_choose(ctx, &cs)];
     if ((minimal >> pick->port) & 1)
         ctx->dst_min_port = pick->port; /* the router need not ask the topology again */
     out->out_port = pick->port;

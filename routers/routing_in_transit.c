@@ -49,7 +49,7 @@ static int64_t global_occupancy(struct route_ctx *ctx, int port)
 static int global_port_congested(struct route_ctx *ctx, int port)
 {
     const struct in_transit_params *ip = ctx->env->params;
-    const struct router_kind *k = ctx->view.kind;
+    const struct router_kind *k = ctx->kind;
     int first = k->first[PORT_GLOBAL], h = k->count[PORT_GLOBAL];
     int64_t others = 0;
     for (int q = first; q < first + h; q++)
@@ -72,7 +72,7 @@ static int minimal_congested(struct route_ctx *ctx, const struct route_choice *m
                   route_credits(ctx, port, min->vc) < ctx->env->packet_size;
     if (!blocked || 100 * occupancy < ip->th_min * route_capacity(ctx, port))
         return 0;
-    return ctx->view.kind->port_class[port] != PORT_GLOBAL || global_port_congested(ctx, port);
+    return ctx->kind->port_class[port] != PORT_GLOBAL || global_port_congested(ctx, port);
 }
 
 /* A candidate is taken iff it is not the minimal port, is free, has credits for a packet and
@@ -117,7 +117,7 @@ static void local_candidate(const struct route_ctx *ctx, const struct packet *pk
 /* A random port of class cls of this router. */
 static int random_port(struct route_ctx *ctx, enum port_class cls)
 {
-    const struct router_kind *k = ctx->view.kind;
+    const struct router_kind *k = ctx->kind;
     return k->first[cls] + (int)rng_below(route_rng(ctx), (uint32_t)k->count[cls]);
 }
 
@@ -126,7 +126,7 @@ static int global_misroute(struct route_ctx *ctx, const struct packet *pk,
                            const struct route_choice *min, struct route_choice *out)
 {
     const struct topology *t = ctx->env->topo;
-    int router = ctx->view.router, locals = ctx->view.kind->count[PORT_LOCAL];
+    int router = ctx->router, locals = ctx->kind->count[PORT_LOCAL];
     int src_router = topology_router_of_node(t, (int)pk->src);
     int policy = ctx->env->global_policy, crg;
     if (policy == POLICY_RRG) /* local with probability (a-1)/a else global */
@@ -154,13 +154,13 @@ static int global_misroute(struct route_ctx *ctx, const struct packet *pk,
 static int local_misroute(struct route_ctx *ctx, const struct packet *pk,
                           const struct route_choice *min, struct route_choice *out)
 {
-    if (ctx->view.kind->count[PORT_LOCAL] < 2)
+    if (ctx->kind->count[PORT_LOCAL] < 2)
         return 0; /* no router other than this one and the minimal next one */
     struct route_choice c;
     local_candidate(ctx, pk, random_port(ctx, PORT_LOCAL), &c);
     if (!candidate_acceptable(ctx, &c, min))
         return 0;
-    c.misroute_group = topology_group_of_router(ctx->env->topo, ctx->view.router);
+    c.misroute_group = topology_group_of_router(ctx->env->topo, ctx->router);
     c.flags |= PACKET_LOCAL_MISROUTED;
     *out = c;
     return 1;
@@ -171,7 +171,7 @@ static int in_transit_route(struct route_ctx *ctx, const struct packet *pk,
                             struct route_choice *out)
 {
     const struct topology *t = ctx->env->topo;
-    int router = ctx->view.router;
+    int router = ctx->router;
     if (pk->target == router) {
         /* The neighbour an NRG hop chose: leave through one of its global ports. */
         global_candidate(ctx, pk, random_port(ctx, PORT_GLOBAL), out);
@@ -179,7 +179,7 @@ static int in_transit_route(struct route_ctx *ctx, const struct packet *pk,
     }
     if (routing_minimal_choice(ctx, pk, -1, out))
         return -1;
-    enum port_class cls = (enum port_class)ctx->view.kind->port_class[out->out_port];
+    enum port_class cls = (enum port_class)ctx->kind->port_class[out->out_port];
     if (cls == PORT_NODE || !minimal_congested(ctx, out))
         return 0;
     struct route_choice min = *out;

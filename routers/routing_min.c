@@ -28,25 +28,34 @@ static int min_route(struct route_ctx *ctx, const struct packet *pk, struct rout
 {
     const struct topology *t = ctx->env->topo;
     const struct vc_ladder *ladder = ctx->env->ladder;
-    int router = ctx->view.router, dst = topology_router_of_node(t, (int)pk->dst);
-    if (router == dst)
-        return routing_minimal_choice(ctx, pk, -1, out); /* to the node */
-    uint64_t ports = topology_min_ports(t, router, dst);
-    int port = __builtin_ctzll(ports);
-    if (ports & (ports - 1))
-        port =
-            topology_port_at(ports, min_spread_index(pk->id, router, __builtin_popcountll(ports)));
+    int router = ctx->router, dst = topology_router_of_node(t, (int)pk->dst);
+    out->flags = pk->flags;
+    out->target = pk->target;
+    out->misroute_group = pk->misroute_group;
+    if (router == dst) { /* to the node (as routing_minimal_choice, without the call) */
+        out->out_port = topology_node_port(t, (int)pk->dst);
+        out->vc = 0;
+        out->ladder_pos = pk->ladder_pos;
+        return 0;
+    }
+    int port;
+    if (t->inline_min_port) { /* the canonical dragonfly: one minimal port, from a table */
+        port = topology_min_port(t, router, dst);
+    } else {
+        uint64_t ports = topology_min_ports(t, router, dst);
+        port = __builtin_ctzll(ports);
+        if (ports & (ports - 1))
+            port = topology_port_at(ports,
+                                    min_spread_index(pk->id, router, __builtin_popcountll(ports)));
+    }
     int entry =
-        ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->view.kind->port_class[port]);
+        ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->kind->port_class[port]);
     if (entry < 0)
         return -1; /* off the ladder: the caller reports it as a broken invariant */
     ctx->dst_min_port = port; /* minimal: the router need not ask the topology again */
     out->out_port = port;
     out->vc = ladder->vc[entry];
     out->ladder_pos = (uint8_t)(entry + 1);
-    out->flags = pk->flags;
-    out->target = pk->target;
-    out->misroute_group = pk->misroute_group;
     return 0;
 }
 

@@ -83,35 +83,37 @@ static void piggyback_destroy(struct routing_env *env)
     env->state = NULL;
 }
 
-/* Phits in use behind a global port, over all its VCs. */
-static int global_port_occupancy(const struct routing_env *env, const struct router_view *v,
-                                 int port)
-{
-    int occupancy = 0;
-    for (int vc = 0; vc < env->vcs[PORT_GLOBAL]; vc++)
-        occupancy += view_occupancy(v, port, vc);
-    return occupancy;
-}
-
 /* Global port k is saturated iff occupancy_k > pb_coef/100 * mean + pb_global_threshold
- * packets, in integers: 100 * h * occ_k > pb_coef * sum + 100 * h * T * packet_size. */
+ * packets, in integers: 100 * h * occ_k > pb_coef * sum + 100 * h * T * packet_size, i.e.
+ * occ_k > floor(right side / (100 * h)) (both sides are non-negative). Every router, every
+ * cycle: a port's occupancy is its VCs' capacity less their credits, which sit side by
+ * side. */
 static uint64_t piggyback_compute_flags(const struct routing_env *env, int router)
 {
     const struct piggyback_params *pp = env->params;
     const struct router_view *v = &env->views[router];
     int h = v->kind->count[PORT_GLOBAL], first = v->kind->first[PORT_GLOBAL];
+    int vcs = env->vcs[PORT_GLOBAL];
     int occupancy[TOPOLOGY_MAX_RADIX];
     int64_t sum = 0;
     for (int k = 0; k < h; k++) {
-        occupancy[k] = global_port_occupancy(env, v, first + k);
-        sum += occupancy[k];
+        const int32_t *credits = &v->credits[v->vc_offset[first + k]];
+        int occupied = vcs * v->capacity[first + k] - credits[0];
+        /* Two VCs (the ladder's g0 g1) spelled out: a loop of one turn costs more. */
+        if (vcs == 2)
+            occupied -= credits[1];
+        else
+            for (int vc = 1; vc < vcs; vc++)
+                occupied -= credits[vc];
+        occupancy[k] = occupied;
+        sum += occupied;
     }
-    int64_t threshold = (int64_t)pp->coef * sum +
-                        100LL * h * pp->global_threshold * env->packet_size;
+    int64_t scale = 100LL * h;
+    int64_t limit = ((int64_t)pp->coef * sum + scale * pp->global_threshold * env->packet_size) /
+                    scale;
     uint64_t flags = 0;
     for (int k = 0; k < h; k++)
-        if (100LL * h * occupancy[k] > threshold)
-            flags |= 1ull << k;
+        flags |= (uint64_t)(occupancy[k] > limit) << k;
     return flags;
 }
 
@@ -162,7 +164,7 @@ static int piggyback_make_plan(struct route_ctx *ctx, const struct packet *pk,
                                struct piggyback_plan *plan)
 {
     const struct topology *t = ctx->env->topo;
-    int router = ctx->view.router;
+    int router = ctx->router;
     struct route_choice min, nonmin;
     if (routing_minimal_choice(ctx, pk, -1, &min) ||
         routing_minimal_choice(ctx, pk, pk->target, &nonmin))
@@ -189,7 +191,7 @@ static int piggyback_make_plan(struct route_ctx *ctx, const struct packet *pk,
 static int piggyback_prefers_nonminimal(struct route_ctx *ctx, const struct piggyback_plan *plan)
 {
     const struct piggyback_params *pp = ctx->env->params;
-    if ((piggyback_flags_seen(ctx->env, ctx->view.router, plan->gateway) >> plan->gateway_port) &
+    if ((piggyback_flags_seen(ctx->env, ctx->router, plan->gateway) >> plan->gateway_port) &
         1)
         return 1;
     int64_t q_min = route_occupancy(ctx, plan->min_port, plan->min_vc);
@@ -206,7 +208,7 @@ static int piggyback_route(struct route_ctx *ctx, const struct packet *pk,
         return routing_via_target(ctx, pk, out);
     struct piggyback_state *st = route_state(ctx);
     const struct topology *t = ctx->env->topo;
-    int node = t->first_node[ctx->view.router] + ctx->in_port;
+    int node = t->first_node[ctx->router] + ctx->in_port;
     struct piggyback_plan *plan = &st->plans[node * ctx->env->vcs[PORT_NODE] + pk->vc];
     if ((!plan->valid || plan->packet_id != pk->id) && piggyback_make_plan(ctx, pk, plan))
         return -1;

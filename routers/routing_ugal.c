@@ -166,7 +166,7 @@ static struct ugal_plan *ugal_plan_slot(struct route_ctx *ctx, const struct pack
 {
     struct ugal_state *st = route_state(ctx);
     const struct topology *t = ctx->env->topo;
-    int router = ctx->view.router;
+    int router = ctx->router;
     size_t port = st->per_port ? t->port_base[router] + (uint32_t)ctx->in_port
                                : (size_t)(t->first_node[router] + ctx->in_port);
     return &st->plans[port * (size_t)st->vcs_per_slot + pk->vc];
@@ -186,9 +186,9 @@ int ugal_candidate_make(const struct route_ctx *ctx, const struct packet *pk, in
 {
     const struct topology *t = ctx->env->topo;
     const struct vc_ladder *ladder = ctx->env->ladder;
-    int router = ctx->view.router, dst = topology_router_of_node(t, (int)pk->dst);
+    int router = ctx->router, dst = topology_router_of_node(t, (int)pk->dst);
     int entry =
-        ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->view.kind->port_class[port]);
+        ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->kind->port_class[port]);
     if (entry < 0)
         return -1;
     int hops = target < 0 ? ugal_path_hops(t, router, dst)
@@ -224,7 +224,7 @@ int ugal_draw(struct route_ctx *ctx, const struct packet *pk, const struct ugal_
               struct ugal_plan *plan)
 {
     const struct topology *t = ctx->env->topo;
-    int router = ctx->view.router, dst = topology_router_of_node(t, (int)pk->dst);
+    int router = ctx->router, dst = topology_router_of_node(t, (int)pk->dst);
     int group = topology_group_of_router(t, router), dst_group = topology_group_of_router(t, dst);
     uint64_t minimal = topology_min_ports(t, router, dst);
     int n = 0;
@@ -258,7 +258,7 @@ static int64_t ugal_path_occupancy(struct route_ctx *ctx, const struct packet *p
     const struct vc_ladder *ladder = ctx->env->ladder;
     int dst = topology_router_of_node(t, (int)pk->dst), target = c->target, pos = c->ladder_pos;
     int64_t sum = route_occupancy(ctx, c->port, c->vc);
-    int router = topology_neighbour(t, ctx->view.router, c->port);
+    int router = topology_neighbour(t, ctx->router, c->port);
     while (router != dst) {
         if (router == target) {
             target = -1;
@@ -326,10 +326,10 @@ static bool ugal_deciding(const struct route_ctx *ctx, const struct packet *pk,
                           const struct ugal_rule *rule)
 {
     const struct topology *t = ctx->env->topo;
-    int router = ctx->view.router;
+    int router = ctx->router;
     if (router == topology_router_of_node(t, (int)pk->dst))
         return false;
-    if (ctx->view.kind->port_class[ctx->in_port] == PORT_NODE)
+    if (ctx->kind->port_class[ctx->in_port] == PORT_NODE)
         return true;
     return rule->progressive && pk->target < 0 &&
            topology_group_of_router(t, router) == topology_group_of_node(t, (int)pk->src);

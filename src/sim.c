@@ -285,7 +285,7 @@ static void sim_enter_buffer(struct sim *sim, int router, int port, int vc, uint
         if (first < *next)
             *next = first;
         if (sim->routing->pure)
-            router_route_early(sim, router, port, vc);
+            router_route_early(sim, router, port, vc, ring, pk);
     }
     ps->input_vc_mask |= (uint16_t)(1u << vc);
     struct router_state *rs = &sim->routers[router];

@@ -245,7 +245,8 @@ static void dfp_follow(const struct topology *t, int src, int dst, int limit, in
 
 /* The oracle against the wiring, for every pair of routers: min_ports is exactly the set of
  * first hops of the shortest paths with at most one global link, min_port one of them, its
- * path as long as BFS says, min_hops its counts. Leaves are at most l-g-l apart (diameter
+ * path as long as BFS says, min_hops its counts (both from the precomputed table and as the
+ * kind computes them). Leaves are at most l-g-l apart (diameter
  * 3); when every spine reaches every group so are all routers, else spines may be up to 5
  * hops apart. */
 static void check_oracle(const struct dfp_shape *s, int reach_all)
@@ -253,6 +254,7 @@ static void check_oracle(const struct dfp_shape *s, int reach_all)
     struct topology t;
     dfp_build(&t, s);
     int n = t.routers, longest = 0;
+    CU_ASSERT_PTR_NOT_NULL(t.hops_table); /* small enough for the oracle's tables */
     int *dist = malloc(2 * (size_t)n * sizeof *dist),
         *queue = malloc(2 * (size_t)n * sizeof *queue);
     for (int dst = 0; dst < n; dst++) {
@@ -269,7 +271,10 @@ static void check_oracle(const struct dfp_shape *s, int reach_all)
             dfp_follow(&t, src, dst, dist[src], &local, &global);
             CU_ASSERT_EQUAL(local + global, dist[src]);
             CU_ASSERT(global <= 1);
-            topology_min_hops(&t, src, dst, &el, &eg);
+            topology_min_hops(&t, src, dst, &el, &eg); /* from the table */
+            CU_ASSERT_EQUAL(el, local);
+            CU_ASSERT_EQUAL(eg, global);
+            t.ops->min_hops(&t, src, dst, &el, &eg); /* computed */
             CU_ASSERT_EQUAL(el, local);
             CU_ASSERT_EQUAL(eg, global);
             if (dfp_is_leaf(&t, s, src) && dfp_is_leaf(&t, s, dst))

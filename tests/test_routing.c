@@ -519,7 +519,7 @@ static int test_route_reading(struct route_ctx *ctx, const struct packet *pk,
     test_route_calls++;
     if (routing_minimal_choice(ctx, pk, -1, out))
         return -1;
-    if (ctx->view.kind->port_class[out->out_port] != PORT_NODE)
+    if (ctx->kind->port_class[out->out_port] != PORT_NODE)
         (void)route_occupancy(ctx, out->out_port, out->vc);
     return 0;
 }

@@ -26,8 +26,8 @@ static int walk(struct sim *sim, struct packet *pk)
     int in_port = topology_node_port(t, (int)pk->src), hops = 0, local = 0, global = 0;
     for (;;) {
         struct route_choice ch;
-        struct route_ctx ctx = {.env = &sim->routing_env, .in_port = in_port};
-        sim_router_view(sim, router, &ctx.view);
+        struct route_ctx ctx = {.in_port = in_port};
+        sim_route_ctx(sim, router, &ctx);
         CU_ASSERT_EQUAL_FATAL(sim->routing->route(&ctx, pk, &ch), 0);
         CU_ASSERT_FALSE(ctx.adaptive); /* MIN reads nothing that changes */
         enum port_class cls = topology_port_class(t, router, ch.out_port);

@@ -119,8 +119,8 @@ static void test_presets_and_ladders(void)
 /* A decision context at router `router`, as if the packet were at node port `in_port`. */
 static struct route_ctx ctx_at(struct sim *sim, int router, int in_port)
 {
-    struct route_ctx ctx = {.env = &sim->routing_env, .in_port = in_port};
-    sim_router_view(sim, router, &ctx.view);
+    struct route_ctx ctx = {.in_port = in_port};
+    sim_route_ctx(sim, router, &ctx);
     return ctx;
 }
 

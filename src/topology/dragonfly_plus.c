@@ -207,7 +207,15 @@ struct dragonfly_plus {
      * residue r (bit k: port leaves + k), group_spines[r] the spines that have one. */
     uint64_t *spine_ports;
     uint64_t *group_spines;
+    /* The oracle's answers for every pair of routers, [r * routers + target], when they fit
+     * in DRAGONFLY_PLUS_TABLE_BYTES (else computed per query): FPAR asks the hops of every
+     * candidate's far router at every decision. min_hops packs local | global << 4 (it is
+     * the topology's hops_table). */
+    uint64_t *min_ports;
+    uint8_t *min_hops;
 };
+
+#define DRAGONFLY_PLUS_TABLE_BYTES (64u << 20)
 
 static int dragonfly_plus_residue(const struct dragonfly_plus *df, int g, int d)
 {
@@ -394,6 +402,9 @@ static void dragonfly_plus_route(const struct topology *t, int r, int target,
 
 static uint64_t dragonfly_plus_min_ports(const struct topology *t, int r, int target)
 {
+    const struct dragonfly_plus *df = t->private;
+    if (df->min_ports)
+        return df->min_ports[(size_t)r * (size_t)t->routers + (size_t)target];
     struct dragonfly_plus_route route;
     dragonfly_plus_route(t, r, target, &route);
     return route.ports;
@@ -419,13 +430,42 @@ static int dragonfly_plus_min_port(const struct topology *t, int r, int target)
 static void dragonfly_plus_min_hops(const struct topology *t, int r, int target, int *local,
                                     int *global)
 {
-    struct dragonfly_plus_route route;
+    struct dragonfly_plus_route route; /* (topology_min_hops reads hops_table first) */
     dragonfly_plus_route(t, r, target, &route);
     *local = route.local;
     *global = route.global;
 }
 
 /* ---- building ---- */
+
+/* The oracle's tables (see struct dragonfly_plus), from the wiring; 0, or -1 (memory). A
+ * network too large for them is left to compute each query. */
+static int dragonfly_plus_oracle_tables(struct topology *t, struct dragonfly_plus *df)
+{
+    size_t routers = (size_t)t->routers, pairs = routers * routers;
+    if (pairs * (sizeof *df->min_ports + sizeof *df->min_hops) > DRAGONFLY_PLUS_TABLE_BYTES)
+        return 0;
+    uint64_t *ports = malloc(pairs * sizeof *ports);
+    uint8_t *hops = malloc(pairs * sizeof *hops);
+    if (!ports || !hops) {
+        free(ports);
+        free(hops);
+        return -1;
+    }
+    for (int r = 0; r < t->routers; r++)
+        for (int target = 0; target < t->routers; target++) {
+            struct dragonfly_plus_route route = {0, 0, 0};
+            if (r != target)
+                dragonfly_plus_route(t, r, target, &route);
+            ports[(size_t)r * routers + (size_t)target] = route.ports;
+            hops[(size_t)r * routers + (size_t)target] =
+                (uint8_t)(route.local | route.global << 4);
+        }
+    df->min_ports = ports;
+    df->min_hops = hops;
+    t->hops_table = hops;
+    return 0;
+}
 
 static void dragonfly_plus_dimensions(const struct sim_config *cfg, struct topology_dimensions *out)
 {
@@ -442,6 +482,8 @@ static void dragonfly_plus_destroy(struct topology *t)
         return;
     free(df->spine_ports);
     free(df->group_spines);
+    free(df->min_ports);
+    free(df->min_hops);
     free(df);
     t->private = NULL;
 }
@@ -492,7 +534,7 @@ static int dragonfly_plus_build(struct topology *t, const struct sim_config *cfg
     t->nodes = df->groups * df->leaves * df->p;
     if (dragonfly_plus_layout(t, df) == 0) {
         dragonfly_plus_wire(t, df);
-        if (dragonfly_plus_route_tables(t, df) == 0)
+        if (dragonfly_plus_route_tables(t, df) == 0 && dragonfly_plus_oracle_tables(t, df) == 0)
             return 0;
     }
     snprintf(err, (size_t)err_len, "out of memory for the topology");
