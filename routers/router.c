@@ -13,12 +13,12 @@ struct allocation {
     int router;
     uint32_t now;
     const struct sim_layout *layout; /* this router's kind */
-    struct route_ctx route;    /* what the routing mechanism sees of this router */
-    bool route_ready;          /* route.view is built (only when a decision is needed) */
-    struct port_state *ports;  /* this router's ports */
-    struct packet_ring *rings; /* this router's input VCs, by port_vc_offset + vc */
-    int32_t *credits;          /* this router's output credits, same indexing */
-    uint32_t *input_next;      /* this router's sim->input_next */
+    struct route_ctx route;          /* what the routing mechanism sees of this router */
+    bool route_ready;                /* route.view is built (only when a decision is needed) */
+    struct port_state *ports;        /* this router's ports */
+    struct packet_ring *rings;       /* this router's input VCs, by port_vc_offset + vc */
+    int32_t *credits;                /* this router's output credits, same indexing */
+    uint32_t *input_next;            /* this router's sim->input_next */
     /* Per-cycle scratch of the allocation iterations (on the stack: no allocation). */
     uint32_t wake;                                  /* earliest cycle a waiting head may go */
     uint64_t requesting_inputs;                     /* inputs that made a request */
@@ -246,8 +246,7 @@ static void router_grant(const struct allocation *al, int in, int vc, const stru
         router_count_injection(sim, router, pk);
         if (sim->workload)
             workload_packet_injected(sim, index);
-    }
-    else
+    } else
         router_return_credit(sim, al->layout, router, in, vc, finish);
     pk->ready_cycle = (uint32_t)(now + 1);
     ring_push(sim->slots, &ps_out->output, sim->output_capacity, index);
@@ -327,9 +326,9 @@ void router_allocate(struct sim *sim, int router)
         for (uint64_t out_mask = al.outputs_requested; out_mask; out_mask &= out_mask - 1) {
             int out = __builtin_ctzll(out_mask);
             struct port_state *ps_out = &al.ports[out];
-            int in =
-                arbiter_pick_output(sim->arbiter, al.requests[out], ps_out->output_pointer, al.age,
-                                    sim->cfg->router.transit_priority, al.layout->transit_port_mask);
+            int in = arbiter_pick_output(sim->arbiter, al.requests[out], ps_out->output_pointer,
+                                         al.age, sim->cfg->router.transit_priority,
+                                         al.layout->transit_port_mask);
             int vc = al.vc[in];
             router_grant(&al, in, vc, &al.choice[in]);
             ps_out->output_pointer = (uint8_t)(in + 1 == al.layout->kind->radix ? 0 : in + 1);
@@ -399,8 +398,8 @@ void router_send(struct sim *sim, int router)
         uint64_t tail_sent;
         /* The next head was granted by now, so it is through the crossbar by now + 1: the
          * link alone gates it (its packet stays untouched). */
-        uint32_t link_free = router_link_transmit(ps, sim->link_rate[cls], pk, sim->packet_size,
-                                                  now, &tail_sent);
+        uint32_t link_free =
+            router_link_transmit(ps, sim->link_rate[cls], pk, sim->packet_size, now, &tail_sent);
         ps->output.head_ready = link_free;
         /* Room in the output buffer: a head waiting for it may go next cycle. */
         if (rs->allocate_wake > now + 1)

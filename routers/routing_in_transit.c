@@ -15,8 +15,8 @@ static const struct setting in_transit_rows[] = {
                     "misroute if candidate occupancy <= this % of the minimal one"),
     SETTING_INT_ROW(struct in_transit_params, "th_min", th_min, 0, 0, 100,
                     "occupancy % of the minimal output needed to consider misrouting"),
-    SETTING_INT_ROW(struct in_transit_params, "global_congestion_coef", global_congestion_coef,
-                    150, 0, SETTING_UNBOUNDED_INT,
+    SETTING_INT_ROW(struct in_transit_params, "global_congestion_coef", global_congestion_coef, 150,
+                    0, SETTING_UNBOUNDED_INT,
                     "a global port is congested above this % of the mean"),
     SETTING_INT_ROW(struct in_transit_params, "global_congestion_threshold",
                     global_congestion_threshold, 5, 0, SETTING_UNBOUNDED_INT,
@@ -31,8 +31,7 @@ static const struct setting_table in_transit_settings = {
  * misroute reuses the entry before it as on the dragonfly. */
 static void in_transit_ladder(const struct sim_config *cfg, struct vc_ladder *out)
 {
-    ladder_parse(out, routing_on_cascade(cfg) ? "l0 l1 g0 l2 l3 l4 g1 l5 l6 l7"
-                                              : "l0 g0 l1 g1 l2");
+    ladder_parse(out, routing_on_cascade(cfg) ? "l0 l1 g0 l2 l3 l4 g1 l5 l6 l7" : "l0 g0 l1 g1 l2");
 }
 
 /* Phits in use behind global port `port`, all VCs. */
@@ -68,8 +67,8 @@ static int minimal_congested(struct route_ctx *ctx, const struct route_choice *m
     const struct in_transit_params *ip = ctx->env->params;
     int port = min->out_port;
     int occupancy = route_occupancy(ctx, port, min->vc);
-    int blocked = !route_output_free(ctx, port) ||
-                  route_credits(ctx, port, min->vc) < ctx->env->packet_size;
+    int blocked =
+        !route_output_free(ctx, port) || route_credits(ctx, port, min->vc) < ctx->env->packet_size;
     if (!blocked || 100 * occupancy < ip->th_min * route_capacity(ctx, port))
         return 0;
     return ctx->kind->port_class[port] != PORT_GLOBAL || global_port_congested(ctx, port);

@@ -48,10 +48,9 @@ static int min_route(struct route_ctx *ctx, const struct packet *pk, struct rout
             port = topology_port_at(ports,
                                     min_spread_index(pk->id, router, __builtin_popcountll(ports)));
     }
-    int entry =
-        ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->kind->port_class[port]);
+    int entry = ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->kind->port_class[port]);
     if (entry < 0)
-        return -1; /* off the ladder: the caller reports it as a broken invariant */
+        return -1;            /* off the ladder: the caller reports it as a broken invariant */
     ctx->dst_min_port = port; /* minimal: the router need not ask the topology again */
     out->out_port = port;
     out->vc = ladder->vc[entry];

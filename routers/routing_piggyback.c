@@ -39,18 +39,18 @@ struct piggyback_plan {
 };
 
 struct piggyback_state {
-    int slots;            /* local_latency + 1 cycles of history */
-    int write_slot;       /* slot of this cycle's flags */
-    int read_slot;        /* slot of the flags computed local_latency cycles ago */
-    uint64_t cycle;       /* of the last on_cycle */
-    uint64_t *flags;      /* [slot * routers + router] */
+    int slots;                    /* local_latency + 1 cycles of history */
+    int write_slot;               /* slot of this cycle's flags */
+    int read_slot;                /* slot of the flags computed local_latency cycles ago */
+    uint64_t cycle;               /* of the last on_cycle */
+    uint64_t *flags;              /* [slot * routers + router] */
     struct piggyback_plan *plans; /* [node * vcs.injection + injection VC] */
 };
 
 static void piggyback_ladder(const struct sim_config *cfg, struct vc_ladder *out)
 {
-    ladder_parse(out, routing_on_cascade(cfg) ? "l0 l0 g0 l1 l1 l2 l2 g1 l3 l3"
-                                              : "l0 g0 l1 l2 g1 l3");
+    ladder_parse(out,
+                 routing_on_cascade(cfg) ? "l0 l0 g0 l1 l1 l2 l2 g1 l3 l3" : "l0 g0 l1 l2 g1 l3");
 }
 
 static int piggyback_init(struct routing_env *env)
@@ -60,8 +60,7 @@ static int piggyback_init(struct routing_env *env)
         return -1;
     st->slots = env->link_latency[PORT_LOCAL] + 1;
     st->flags = calloc((size_t)st->slots * (size_t)env->topo->routers, sizeof *st->flags);
-    st->plans =
-        calloc((size_t)env->topo->nodes * (size_t)env->vcs[PORT_NODE], sizeof *st->plans);
+    st->plans = calloc((size_t)env->topo->nodes * (size_t)env->vcs[PORT_NODE], sizeof *st->plans);
     if (!st->flags || !st->plans) {
         free(st->flags);
         free(st->plans);
@@ -109,8 +108,8 @@ static uint64_t piggyback_compute_flags(const struct routing_env *env, int route
         sum += occupied;
     }
     int64_t scale = 100LL * h;
-    int64_t limit = ((int64_t)pp->coef * sum + scale * pp->global_threshold * env->packet_size) /
-                    scale;
+    int64_t limit =
+        ((int64_t)pp->coef * sum + scale * pp->global_threshold * env->packet_size) / scale;
     uint64_t flags = 0;
     for (int k = 0; k < h; k++)
         flags |= (uint64_t)(occupancy[k] > limit) << k;
@@ -191,8 +190,7 @@ static int piggyback_make_plan(struct route_ctx *ctx, const struct packet *pk,
 static int piggyback_prefers_nonminimal(struct route_ctx *ctx, const struct piggyback_plan *plan)
 {
     const struct piggyback_params *pp = ctx->env->params;
-    if ((piggyback_flags_seen(ctx->env, ctx->router, plan->gateway) >> plan->gateway_port) &
-        1)
+    if ((piggyback_flags_seen(ctx->env, ctx->router, plan->gateway) >> plan->gateway_port) & 1)
         return 1;
     int64_t q_min = route_occupancy(ctx, plan->min_port, plan->min_vc);
     int64_t q_non = route_occupancy(ctx, plan->non_port, plan->non_vc);
@@ -200,8 +198,7 @@ static int piggyback_prefers_nonminimal(struct route_ctx *ctx, const struct pigg
            q_non * plan->hops_non + (int64_t)pp->local_threshold * ctx->env->packet_size;
 }
 
-static int piggyback_route(struct route_ctx *ctx, const struct packet *pk,
-                           struct route_choice *out)
+static int piggyback_route(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out)
 {
     /* Decided packets (and those without a nonminimal candidate) follow their path. */
     if ((pk->flags & PACKET_DECIDED) || pk->target < 0)

@@ -187,8 +187,7 @@ int ugal_candidate_make(const struct route_ctx *ctx, const struct packet *pk, in
     const struct topology *t = ctx->env->topo;
     const struct vc_ladder *ladder = ctx->env->ladder;
     int router = ctx->router, dst = topology_router_of_node(t, (int)pk->dst);
-    int entry =
-        ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->kind->port_class[port]);
+    int entry = ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->kind->port_class[port]);
     if (entry < 0)
         return -1;
     int hops = target < 0 ? ugal_path_hops(t, router, dst)

@@ -58,8 +58,8 @@ static void check_all_pairs(const char *h, const char *a, const char *p)
         for (int d = 0; d < t->nodes; d++) {
             if (s == d)
                 continue;
-            struct packet pk = {.src = (uint32_t)s, .dst = (uint32_t)d, .target = -1,
-                                .misroute_group = -1};
+            struct packet pk = {
+                .src = (uint32_t)s, .dst = (uint32_t)d, .target = -1, .misroute_group = -1};
             int hops = walk(sim, &pk);
             int el, eg;
             topology_min_hops(t, topology_router_of_node(t, s), topology_router_of_node(t, d), &el,
@@ -83,8 +83,8 @@ struct hop_log {
     int bad_ladder, hops, packets_ejected;
 };
 
-static void observe_hop(void *ctx, const struct sim *sim, int router, int in_port,
-                        uint32_t index, const struct route_choice *ch)
+static void observe_hop(void *ctx, const struct sim *sim, int router, int in_port, uint32_t index,
+                        const struct route_choice *ch)
 {
     struct hop_log *log = ctx;
     const struct packet *pk = &sim->pool.packets[index];
@@ -104,8 +104,8 @@ static void observe_hop(void *ctx, const struct sim *sim, int router, int in_por
 /* On a loaded run, every granted hop's VC is the ladder entry it claims. */
 static void test_ladder_on_run(void)
 {
-    const char *ov[] = {"topology.h=2", "topology.a=4", "topology.p=2", "traffic.load=0.7",
-                        "sim.warmup_cycles=0", "sim.measure_cycles=3000"};
+    const char *ov[] = {"topology.h=2",     "topology.a=4",        "topology.p=2",
+                        "traffic.load=0.7", "sim.warmup_cycles=0", "sim.measure_cycles=3000"};
     struct sim *sim = make_sim(ov, (int)(sizeof ov / sizeof ov[0]));
     struct hop_log log = {0};
     sim->on_hop = observe_hop;

@@ -458,8 +458,7 @@ static int dragonfly_plus_oracle_tables(struct topology *t, struct dragonfly_plu
             if (r != target)
                 dragonfly_plus_route(t, r, target, &route);
             ports[(size_t)r * routers + (size_t)target] = route.ports;
-            hops[(size_t)r * routers + (size_t)target] =
-                (uint8_t)(route.local | route.global << 4);
+            hops[(size_t)r * routers + (size_t)target] = (uint8_t)(route.local | route.global << 4);
         }
     df->min_ports = ports;
     df->min_hops = hops;
