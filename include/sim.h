@@ -141,15 +141,22 @@ int sim_check_invariants(struct sim *sim);
 
 static inline const struct sim_layout *sim_layout_of(const struct sim *sim, int router)
 {
-    return &sim->layouts[sim->topo.router_kind[router]];
+    return &sim->layouts[sim->topo.n_kinds == 1 ? 0 : sim->topo.router_kind[router]];
+}
+/* Router r's first input VC in the per-VC arrays (r * the VCs of a router, with one kind). */
+static inline uint32_t sim_vc_base(const struct sim *sim, int router)
+{
+    if (sim->topo.n_kinds == 1)
+        return (uint32_t)router * (uint32_t)sim->layouts[0].vcs_per_router;
+    return sim->router_vc_base[router];
 }
 static inline int sim_vc_index(const struct sim *sim, int router, int port, int vc)
 {
-    return (int)sim->router_vc_base[router] + sim_layout_of(sim, router)->port_vc_offset[port] + vc;
+    return (int)sim_vc_base(sim, router) + sim_layout_of(sim, router)->port_vc_offset[port] + vc;
 }
 static inline struct port_state *sim_port(const struct sim *sim, int router, int port)
 {
-    return &sim->ports[sim->topo.port_base[router] + (uint32_t)port];
+    return &sim->ports[topology_port_base(&sim->topo, router) + (uint32_t)port];
 }
 static inline enum port_class sim_port_class(const struct sim *sim, int router, int port)
 {

@@ -92,6 +92,9 @@ struct topology {
      * router -> group queries then divide instead of reading tables, which miss the cache on
      * large networks. 0: read the tables. */
     int uniform_router_nodes, uniform_group_routers;
+    /* Set by topology_layout when every router is of one kind: its radix, so that
+     * port_base[r] = r * uniform_radix without a table read. 0: mixed kinds. */
+    int uniform_radix;
 };
 
 /* Values of topology.arrangement (each kind says which it supports). */
@@ -127,7 +130,7 @@ void topology_kind_init(struct router_kind *k, int node_ports, int local_ports, 
 
 static inline const struct router_kind *topology_kind_of(const struct topology *t, int r)
 {
-    return &t->kinds[t->router_kind[r]];
+    return &t->kinds[t->n_kinds == 1 ? 0 : t->router_kind[r]];
 }
 static inline int topology_group_of_router(const struct topology *t, int r)
 {
@@ -152,13 +155,18 @@ static inline enum port_class topology_port_class(const struct topology *t, int 
 {
     return (enum port_class)topology_kind_of(t, r)->port_class[port];
 }
+/* Router r's first port in the per-port arrays. */
+static inline uint32_t topology_port_base(const struct topology *t, int r)
+{
+    return t->uniform_radix ? (uint32_t)r * (uint32_t)t->uniform_radix : t->port_base[r];
+}
 static inline int topology_neighbour(const struct topology *t, int r, int port)
 {
-    return t->neighbour[t->port_base[r] + (uint32_t)port];
+    return t->neighbour[topology_port_base(t, r) + (uint32_t)port];
 }
 static inline int topology_neighbour_port(const struct topology *t, int r, int port)
 {
-    return t->neighbour_port[t->port_base[r] + (uint32_t)port];
+    return t->neighbour_port[topology_port_base(t, r) + (uint32_t)port];
 }
 /* First hop from router r towards router target: a local or global port, or -1 when
  * r == target. */

@@ -165,7 +165,7 @@ static void router_return_credit(struct sim *sim, const struct sim_layout *layou
                                  int in, int vc, uint64_t when)
 {
     const struct topology *t = &sim->topo;
-    uint32_t idx = t->port_base[router] + (uint32_t)in;
+    uint32_t idx = topology_port_base(t, router) + (uint32_t)in;
     struct event ev = {.router = (uint32_t)t->neighbour[idx],
                        .port = t->neighbour_port[idx],
                        .vc = (uint8_t)vc,
@@ -286,7 +286,7 @@ void router_allocate(struct sim *sim, int router)
 {
     struct router_state *rs = &sim->routers[router];
     uint64_t inputs_taken = 0, outputs_taken = 0;
-    uint32_t vc_base = sim->router_vc_base[router], port_base = sim->topo.port_base[router];
+    uint32_t vc_base = sim_vc_base(sim, router), port_base = topology_port_base(&sim->topo, router);
     struct allocation al;
     al.sim = sim;
     al.router = router;
@@ -421,7 +421,7 @@ void router_send(struct sim *sim, int router)
             ev.kind = EVENT_DELIVERY; /* when the tail reaches the node */
             when = tail_sent + latency;
         } else {
-            uint32_t idx = sim->topo.port_base[router] + (uint32_t)out;
+            uint32_t idx = topology_port_base(&sim->topo, router) + (uint32_t)out;
             ev.kind = EVENT_ARRIVAL;
             ev.router = (uint32_t)sim->topo.neighbour[idx];
             ev.port = sim->topo.neighbour_port[idx];
@@ -453,10 +453,10 @@ void router_route_early(struct sim *sim, int router, int port, int vc,
 void router_prefetch_allocate(const struct sim *sim, int router, int stage)
 {
     uint32_t now = (uint32_t)sim->cycle;
-    uint32_t port_base = sim->topo.port_base[router];
+    uint32_t port_base = topology_port_base(&sim->topo, router);
     const struct sim_layout *layout = sim_layout_of(sim, router);
     const uint32_t *input_next = &sim->input_next[port_base];
-    size_t vc_base = sim->router_vc_base[router];
+    size_t vc_base = sim_vc_base(sim, router);
     for (uint64_t mask = sim->routers[router].input_nonempty; mask; mask &= mask - 1) {
         int in = __builtin_ctzll(mask);
         if (input_next[in] > now)
@@ -494,7 +494,7 @@ void router_prefetch_allocate(const struct sim *sim, int router, int stage)
 void router_prefetch_send(const struct sim *sim, int router, int stage)
 {
     uint32_t now = (uint32_t)sim->cycle;
-    uint32_t port_base = sim->topo.port_base[router];
+    uint32_t port_base = topology_port_base(&sim->topo, router);
     for (uint64_t mask = sim->routers[router].output_nonempty; mask; mask &= mask - 1) {
         const struct port_state *ps = &sim->ports[port_base + (uint32_t)__builtin_ctzll(mask)];
         if (stage == 1) {

@@ -281,7 +281,7 @@ static void sim_enter_buffer(struct sim *sim, int router, int port, int vc, uint
         /* Keep the input's bound below this head's first chance (see sim.h). */
         uint32_t first =
             pk->ready_cycle > ps->input_busy_until ? pk->ready_cycle : ps->input_busy_until;
-        uint32_t *next = &sim->input_next[sim->topo.port_base[router] + (uint32_t)port];
+        uint32_t *next = &sim->input_next[topology_port_base(&sim->topo, router) + (uint32_t)port];
         if (first < *next)
             *next = first;
         if (sim->routing->pure)
@@ -410,7 +410,8 @@ static void sim_prefetch_event(const struct sim *sim, const struct event *ev)
     }
     __builtin_prefetch(&sim->input_vc[idx], 1);
     __builtin_prefetch(sim_port(sim, (int)ev->router, ev->port), 1);
-    __builtin_prefetch(&sim->input_next[sim->topo.port_base[ev->router] + ev->port], 1);
+    __builtin_prefetch(&sim->input_next[topology_port_base(&sim->topo, (int)ev->router) + ev->port],
+                       1);
 }
 
 /* Phase 2: heads reaching input buffers, credits returning, tails reaching nodes. */

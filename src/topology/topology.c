@@ -35,8 +35,8 @@ static const struct setting topology_rows[] = {
 };
 
 const struct setting_table topology_settings = {
-    "topology", NULL, topology_rows, (int)(sizeof topology_rows / sizeof topology_rows[0]), 0,
-    NULL};
+    "topology", NULL, topology_rows, (int)(sizeof topology_rows / sizeof topology_rows[0]),
+    0,          NULL};
 
 const struct topology_ops *topology_of(const struct sim_config *cfg)
 {
@@ -118,6 +118,7 @@ int topology_layout(struct topology *t)
             t->radix = k->radix;
     }
     t->port_base[t->routers] = ports;
+    t->uniform_radix = t->n_kinds == 1 ? t->kinds[0].radix : 0;
     if (node != t->nodes)
         return -1;
     t->neighbour = malloc(ports * sizeof *t->neighbour);
