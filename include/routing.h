@@ -143,6 +143,18 @@ static inline bool route_output_free(struct route_ctx *c, int port)
     const struct port_state *ps = &c->view->ports[port];
     return ps->output_busy_until <= c->now && ps->output.count < c->view->output_capacity;
 }
+/* The last hop, from the destination router to the packet's node: the choice of every
+ * mechanism there (no VC ladder entry: the ladder position stays `position`). */
+static inline void route_to_node(const struct topology *t, const struct packet *pk, int position,
+                                 struct route_choice *out)
+{
+    out->flags = pk->flags;
+    out->target = pk->target;
+    out->misroute_group = pk->misroute_group;
+    out->ladder_pos = (uint8_t)position;
+    out->vc = 0;
+    out->out_port = topology_node_port(t, (int)pk->dst);
+}
 /* The router's view, for a mechanism that reads its adaptive state in a loop (view_occupancy):
  * marks the decision adaptive once. */
 static inline const struct router_view *route_adaptive_view(struct route_ctx *c)

@@ -155,6 +155,11 @@ static inline enum port_class topology_port_class(const struct topology *t, int 
 {
     return (enum port_class)topology_kind_of(t, r)->port_class[port];
 }
+/* The first router of group g (the routers of a group are consecutive). */
+static inline int topology_group_first_router(const struct topology *t, int g)
+{
+    return t->uniform_group_routers ? g * t->uniform_group_routers : t->group_first_router[g];
+}
 /* Router r's first port in the per-port arrays. */
 static inline uint32_t topology_port_base(const struct topology *t, int r)
 {
@@ -177,7 +182,7 @@ static inline int topology_min_port(const struct topology *t, int r, int target)
     if (!t->inline_min_port)
         return t->ops->min_port(t, r, target);
     int g = topology_group_of_router(t, r), d = topology_group_of_router(t, target);
-    int first = t->uniform_group_routers ? g * t->uniform_group_routers : t->group_first_router[g];
+    int first = topology_group_first_router(t, g);
     int i = r - first;
     if (g != d) {
         int offset = g - d < 0 ? g - d + t->groups : g - d;
@@ -217,7 +222,7 @@ static inline void topology_min_hops(const struct topology *t, int r, int target
     }
     t->ops->min_hops(t, r, target, local, global);
 }
-/* The routers of group g: group_first_router(t, g) + [0, count); its nodes likewise. */
+/* The routers of group g: topology_group_first_router(t, g) + [0, count); its nodes likewise. */
 static inline int topology_group_routers(const struct topology *t, int g)
 {
     return t->group_first_router[g + 1] - t->group_first_router[g];

@@ -14,7 +14,7 @@ struct allocation {
     uint32_t now;
     const struct sim_layout *layout; /* this router's kind */
     struct route_ctx route;          /* what the routing mechanism sees of this router */
-    bool route_ready;                /* route.view is built (only when a decision is needed) */
+    bool route_ready;                /* route is set (only when a decision is needed) */
     struct port_state *ports;        /* this router's ports */
     struct packet_ring *rings;       /* this router's input VCs, by port_vc_offset + vc */
     int32_t *credits;                /* this router's output credits, same indexing */

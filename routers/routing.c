@@ -83,17 +83,15 @@ static inline __attribute__((always_inline)) int routing_minimal_from(struct rou
     const struct vc_ladder *ladder = ctx->env->ladder;
     int router = ctx->router;
     int dst_router = topology_router_of_node(t, (int)pk->dst);
-    out->flags = pk->flags;
-    out->target = pk->target;
-    out->misroute_group = pk->misroute_group;
-    out->ladder_pos = (uint8_t)position;
-    out->vc = 0;
     if (target < 0)
         target = dst_router;
     if (router == dst_router && target == dst_router) {
-        out->out_port = topology_node_port(t, (int)pk->dst);
+        route_to_node(t, pk, position, out);
         return 0;
     }
+    out->flags = pk->flags;
+    out->target = pk->target;
+    out->misroute_group = pk->misroute_group;
     int port = topology_min_port(t, router, target);
     if (target == dst_router)
         ctx->dst_min_port = port;

@@ -29,15 +29,13 @@ static int min_route(struct route_ctx *ctx, const struct packet *pk, struct rout
     const struct topology *t = ctx->env->topo;
     const struct vc_ladder *ladder = ctx->env->ladder;
     int router = ctx->router, dst = topology_router_of_node(t, (int)pk->dst);
+    if (router == dst) {
+        route_to_node(t, pk, pk->ladder_pos, out);
+        return 0;
+    }
     out->flags = pk->flags;
     out->target = pk->target;
     out->misroute_group = pk->misroute_group;
-    if (router == dst) { /* to the node (as routing_minimal_choice, without the call) */
-        out->out_port = topology_node_port(t, (int)pk->dst);
-        out->vc = 0;
-        out->ladder_pos = pk->ladder_pos;
-        return 0;
-    }
     int port;
     if (t->inline_min_port) { /* the canonical dragonfly: one minimal port, from a table */
         port = topology_min_port(t, router, dst);
