@@ -9,9 +9,9 @@
 enum event_kind { EVENT_ARRIVAL, EVENT_CREDIT, EVENT_DELIVERY };
 
 struct event {
-    uint32_t packet;  /* EVENT_ARRIVAL, EVENT_DELIVERY */
-    uint32_t router;  /* receiving router (arrival, credit) */
-    uint8_t port;     /* input port (arrival) or output port (credit) */
+    uint32_t packet; /* EVENT_ARRIVAL, EVENT_DELIVERY */
+    uint32_t router; /* receiving router (arrival, credit) */
+    uint8_t port;    /* input port (arrival) or output port (credit) */
     uint8_t vc;
     uint8_t kind;
     uint8_t unused;
@@ -30,8 +30,19 @@ struct event_wheel {
 
 int event_wheel_init(struct event_wheel *w, uint32_t max_delay);
 void event_wheel_free(struct event_wheel *w);
-/* Schedules ev at cycle `when` (now < when <= now + max_delay). Returns 0 or -1 (memory). */
-int event_wheel_push(struct event_wheel *w, uint64_t when, const struct event *ev);
+/* Doubles a full bucket's room; 0 or -1 (memory). */
+int event_wheel_grow(struct event_bucket *b);
+/* Schedules ev at cycle `when` (now < when <= now + max_delay). Returns 0 or -1 (memory).
+ * Inline: every hop of every packet pushes two events, and a call costs more than the push. */
+static inline int event_wheel_push(struct event_wheel *w, uint64_t when, const struct event *ev)
+{
+    struct event_bucket *b = &w->buckets[when & w->mask];
+    if (b->count == b->capacity && event_wheel_grow(b))
+        return -1;
+    b->events[b->count++] = *ev;
+    w->pending++;
+    return 0;
+}
 /* The bucket of cycle `now`: process its events in order, then call event_wheel_clear. */
 static inline struct event_bucket *event_wheel_bucket(struct event_wheel *w, uint64_t now)
 {

@@ -7,6 +7,7 @@
 struct sim;
 struct packet;
 struct packet_ring;
+struct port_state;
 
 /* Allocation and crossbar transfers of one router for the current cycle. */
 void router_allocate(struct sim *sim, int router);
@@ -14,8 +15,9 @@ void router_allocate(struct sim *sim, int router);
 void router_send(struct sim *sim, int router);
 
 /* For a pure routing (routing_ops.pure): routes the packet that just became the head of input
- * (router, port, vc), `head` in `ring`, into the route cache, as the allocator would later. */
-void router_route_early(struct sim *sim, int router, int port, int vc,
+ * (router, port, vc), `head` in `ring`, into the route cache, as the allocator would later;
+ * `input` is that port's state (the callers have it at hand). */
+void router_route_early(struct sim *sim, int router, int port, int vc, struct port_state *input,
                         const struct packet_ring *ring, const struct packet *head);
 
 /* Cache prefetches for what router_allocate / router_send will read of `router` soon, so

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "fast_div.h"
 #include "settings.h"
 
 struct sim_config;
@@ -90,8 +91,9 @@ struct topology {
     /* Optional: set by a kind whose routers all have the same number of nodes and whose
      * groups all have the same number of routers (the canonical dragonfly); the node ->
      * router -> group queries then divide instead of reading tables, which miss the cache on
-     * large networks. 0: read the tables. */
-    int uniform_router_nodes, uniform_group_routers;
+     * large networks; by a multiplication (fast_div.h), not a hardware division. Divisor 0:
+     * read the tables (topology_set_uniform). */
+    struct fast_div router_nodes, group_routers;
     /* Set by topology_layout when every router is of one kind: its radix, so that
      * port_base[r] = r * uniform_radix without a table read. 0: mixed kinds. */
     int uniform_radix;
@@ -123,6 +125,10 @@ void topology_free(struct topology *t);
  * node_router; neighbour set to -1). Returns 0 or -1 (memory). */
 int topology_alloc_routers(struct topology *t);
 int topology_layout(struct topology *t);
+/* For a kind whose routers all have `router_nodes` nodes and whose groups all have
+ * `group_routers` routers, numbered in order (after topology_layout): the node -> router ->
+ * group queries divide instead of reading the tables (a count of 1 keeps the tables). */
+void topology_set_uniform(struct topology *t, int router_nodes, int group_routers);
 /* A router kind from its port counts per class. */
 void topology_kind_init(struct router_kind *k, int node_ports, int local_ports, int global_ports);
 
@@ -134,11 +140,13 @@ static inline const struct router_kind *topology_kind_of(const struct topology *
 }
 static inline int topology_group_of_router(const struct topology *t, int r)
 {
-    return t->uniform_group_routers ? r / t->uniform_group_routers : t->router_group[r];
+    return t->group_routers.d ? (int)fast_div_quotient(t->group_routers, (uint32_t)r)
+                              : t->router_group[r];
 }
 static inline int topology_router_of_node(const struct topology *t, int n)
 {
-    return t->uniform_router_nodes ? n / t->uniform_router_nodes : t->node_router[n];
+    return t->router_nodes.d ? (int)fast_div_quotient(t->router_nodes, (uint32_t)n)
+                             : t->node_router[n];
 }
 static inline int topology_group_of_node(const struct topology *t, int n)
 {
@@ -147,8 +155,8 @@ static inline int topology_group_of_node(const struct topology *t, int n)
 /* The node port of router r where node n attaches (n is one of r's nodes). */
 static inline int topology_node_port(const struct topology *t, int n)
 {
-    if (t->uniform_router_nodes)
-        return n % t->uniform_router_nodes;
+    if (t->router_nodes.d)
+        return (int)fast_div_remainder(t->router_nodes, (uint32_t)n);
     return n - t->first_node[t->node_router[n]];
 }
 static inline enum port_class topology_port_class(const struct topology *t, int r, int port)
@@ -158,7 +166,7 @@ static inline enum port_class topology_port_class(const struct topology *t, int 
 /* The first router of group g (the routers of a group are consecutive). */
 static inline int topology_group_first_router(const struct topology *t, int g)
 {
-    return t->uniform_group_routers ? g * t->uniform_group_routers : t->group_first_router[g];
+    return t->group_routers.d ? g * (int)t->group_routers.d : t->group_first_router[g];
 }
 /* Router r's first port in the per-port arrays. */
 static inline uint32_t topology_port_base(const struct topology *t, int r)

@@ -2,6 +2,7 @@
 #include "router.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "sim.h"
 #include "workload.h"
@@ -223,7 +224,7 @@ static void router_grant(const struct allocation *al, int in, int vc, const stru
         const struct packet *head = sim_packet(sim, ring_front(ring));
         ring->head_ready = head->ready_cycle;
         if (sim->routing->pure)
-            router_route_early(sim, router, in, vc, ring, head);
+            router_route_early(sim, router, in, vc, ps_in, ring, head);
     } else {
         ps_in->input_vc_mask &= (uint16_t) ~(1u << vc);
         if (!ps_in->input_vc_mask)
@@ -381,11 +382,18 @@ void router_send(struct sim *sim, int router)
 {
     struct router_state *rs = &sim->routers[router];
     const struct sim_layout *layout = sim_layout_of(sim, router);
+    /* Fixed for the call, in locals: the compiler cannot tell that the packet and event
+     * writes below leave them alone. */
+    uint32_t port_base = topology_port_base(&sim->topo, router);
+    struct port_state *ports = &sim->ports[port_base];
+    struct link_rate link_rate[PORT_CLASSES];
+    memcpy(link_rate, sim->link_rate, sizeof link_rate);
+    int packet_size = sim->packet_size;
     uint64_t now = sim->cycle;
     uint32_t wake = UINT32_MAX;
     for (uint64_t mask = rs->output_nonempty; mask; mask &= mask - 1) {
         int out = __builtin_ctzll(mask);
-        struct port_state *ps = sim_port(sim, router, out);
+        struct port_state *ps = &ports[out];
         uint32_t can_send = ps->output.head_ready;
         if (can_send > now) {
             if (can_send < wake)
@@ -399,7 +407,7 @@ void router_send(struct sim *sim, int router)
         /* The next head was granted by now, so it is through the crossbar by now + 1: the
          * link alone gates it (its packet stays untouched). */
         uint32_t link_free =
-            router_link_transmit(ps, sim->link_rate[cls], pk, sim->packet_size, now, &tail_sent);
+            router_link_transmit(ps, link_rate[cls], pk, packet_size, now, &tail_sent);
         ps->output.head_ready = link_free;
         /* Room in the output buffer: a head waiting for it may go next cycle. */
         if (rs->allocate_wake > now + 1)
@@ -421,7 +429,7 @@ void router_send(struct sim *sim, int router)
             ev.kind = EVENT_DELIVERY; /* when the tail reaches the node */
             when = tail_sent + latency;
         } else {
-            uint32_t idx = topology_port_base(&sim->topo, router) + (uint32_t)out;
+            uint32_t idx = port_base + (uint32_t)out;
             ev.kind = EVENT_ARRIVAL;
             ev.router = (uint32_t)sim->topo.neighbour[idx];
             ev.port = sim->topo.neighbour_port[idx];
@@ -435,7 +443,7 @@ void router_send(struct sim *sim, int router)
     rs->send_wake = wake;
 }
 
-void router_route_early(struct sim *sim, int router, int port, int vc,
+void router_route_early(struct sim *sim, int router, int port, int vc, struct port_state *input,
                         const struct packet_ring *ring, const struct packet *head)
 {
     struct route_choice *ch = &sim->route_cache[ring - sim->input_vc];
@@ -444,7 +452,7 @@ void router_route_early(struct sim *sim, int router, int port, int vc,
     /* A failure is left to router_route_head, which reports it when the head is due. */
     if (router_decide(sim, &ctx, port, head, ch) == 0) {
         ch->cycle = ctx.now;
-        sim_port(sim, router, port)->routed_vc_mask |= (uint16_t)(1u << vc);
+        input->routed_vc_mask |= (uint16_t)(1u << vc);
     }
 }
 

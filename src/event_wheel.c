@@ -26,18 +26,13 @@ void event_wheel_free(struct event_wheel *w)
     memset(w, 0, sizeof *w);
 }
 
-int event_wheel_push(struct event_wheel *w, uint64_t when, const struct event *ev)
+int event_wheel_grow(struct event_bucket *b)
 {
-    struct event_bucket *b = &w->buckets[when & w->mask];
-    if (b->count == b->capacity) {
-        uint32_t capacity = b->capacity ? b->capacity * 2 : 64;
-        struct event *events = realloc(b->events, (size_t)capacity * sizeof *events);
-        if (!events)
-            return -1;
-        b->events = events;
-        b->capacity = capacity;
-    }
-    b->events[b->count++] = *ev;
-    w->pending++;
+    uint32_t capacity = b->capacity ? b->capacity * 2 : 64;
+    struct event *events = realloc(b->events, (size_t)capacity * sizeof *events);
+    if (!events)
+        return -1;
+    b->events = events;
+    b->capacity = capacity;
     return 0;
 }

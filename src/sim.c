@@ -272,20 +272,23 @@ static void sim_enter_buffer(struct sim *sim, int router, int port, int vc, uint
     struct packet *pk = sim_packet(sim, index);
     pk->ready_cycle = (uint32_t)(head_arrival + (uint64_t)sim->cfg->router.latency - 1);
     pk->vc = (uint8_t)vc;
-    struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, router, port, vc)];
-    ring_push(sim->slots, ring, sim_layout_of(sim, router)->ring_capacity[port], index);
-    struct port_state *ps = sim_port(sim, router, port);
+    const struct sim_layout *layout = sim_layout_of(sim, router);
+    uint32_t port_index = topology_port_base(&sim->topo, router) + (uint32_t)port;
+    struct packet_ring *ring =
+        &sim->input_vc[sim_vc_base(sim, router) + layout->port_vc_offset[port] + (uint32_t)vc];
+    ring_push(sim->slots, ring, layout->ring_capacity[port], index);
+    struct port_state *ps = &sim->ports[port_index];
     if (ring->count == 1) {
         ring->head_ready = pk->ready_cycle;
         ps->routed_vc_mask &= (uint16_t) ~(1u << vc);
         /* Keep the input's bound below this head's first chance (see sim.h). */
         uint32_t first =
             pk->ready_cycle > ps->input_busy_until ? pk->ready_cycle : ps->input_busy_until;
-        uint32_t *next = &sim->input_next[topology_port_base(&sim->topo, router) + (uint32_t)port];
+        uint32_t *next = &sim->input_next[port_index];
         if (first < *next)
             *next = first;
         if (sim->routing->pure)
-            router_route_early(sim, router, port, vc, ring, pk);
+            router_route_early(sim, router, port, vc, ps, ring, pk);
     }
     ps->input_vc_mask |= (uint16_t)(1u << vc);
     struct router_state *rs = &sim->routers[router];

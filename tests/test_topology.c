@@ -59,6 +59,7 @@ static void test_layout(void)
             }
             int g = topology_group_of_router(&t, r);
             CU_ASSERT(r >= t.group_first_router[g] && r < t.group_first_router[g + 1]);
+            CU_ASSERT_EQUAL(topology_group_first_router(&t, g), t.group_first_router[g]);
         }
         CU_ASSERT_EQUAL(t.group_first_router[t.groups], t.routers);
         topology_free(&t);
@@ -237,6 +238,63 @@ static void test_path_queries(void)
     topology_free(&t);
 }
 
+/* fast_div (the uniform node -> router -> group queries) equals hardware division for every
+ * divisor up to 2^16 and for large ones, on the numerators where an inexact multiplier
+ * fails first: around multiples of the divisor and at the top of the 32-bit range. */
+static void check_fast_div(uint32_t d)
+{
+    struct fast_div f = fast_div_make(d);
+    CU_ASSERT_EQUAL_FATAL(f.d, d);
+    uint32_t edges[] = {0,
+                        1,
+                        d - 1,
+                        d,
+                        d + 1,
+                        UINT32_MAX,
+                        UINT32_MAX - 1,
+                        UINT32_MAX / d * d,
+                        UINT32_MAX / d * d - 1,
+                        (UINT32_MAX / d - 1) * d + d - 1,
+                        0x80000000u,
+                        0x7fffffffu};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+        uint32_t n = edges[i];
+        if (fast_div_quotient(f, n) != n / d || fast_div_remainder(f, n) != n % d) {
+            CU_FAIL("fast_div differs from division");
+            printf("\n  %u / %u\n", n, d);
+            return;
+        }
+    }
+}
+
+static void test_fast_div(void)
+{
+    for (uint32_t d = 2; d <= 1u << 16; d++)
+        check_fast_div(d);
+    uint64_t x = 0x9e3779b97f4a7c15ull; /* large divisors: a fixed xorshift sequence */
+    for (int i = 0; i < 100000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        if ((uint32_t)x >= 2)
+            check_fast_div((uint32_t)x);
+    }
+    uint32_t powers_of_two[] = {2, 1u << 10, 1u << 31};
+    for (int i = 0; i < 3; i++)
+        check_fast_div(powers_of_two[i]);
+    /* 0 and 1 leave the divisor unset: the topology reads its tables. */
+    CU_ASSERT_EQUAL(fast_div_make(0).d, 0u);
+    CU_ASSERT_EQUAL(fast_div_make(1).d, 0u);
+    /* Every numerator for a few divisors of the reference networks. */
+    uint32_t small[] = {3, 6, 12};
+    for (int i = 0; i < 3; i++) {
+        struct fast_div f = fast_div_make(small[i]);
+        for (uint32_t n = 0; n < 1u << 20; n++)
+            if (fast_div_quotient(f, n) != n / small[i]) {
+                CU_FAIL("fast_div differs from division");
+                break;
+            }
+    }
+}
+
 /* The kind's check refuses a radix above 64 with the formula. */
 static void test_radix_limit(void)
 {
@@ -262,6 +320,7 @@ int test_topology_register(void)
          test_oracle_consecutive},
         {"entry router and first global hop", test_path_queries},
         {"radix above 64 rejected", test_radix_limit},
+        {"fast division equals hardware division", test_fast_div},
     };
     return test_add_suite("topology", NULL, NULL, cases, sizeof cases / sizeof cases[0]);
 }

@@ -238,8 +238,7 @@ static int dragonfly_build(struct topology *t, const struct sim_config *cfg, cha
             t->group_first_router[g] = g * df->a;
         if (topology_layout(t) == 0) {
             dragonfly_wire(t, df);
-            t->uniform_router_nodes = df->p;
-            t->uniform_group_routers = df->a;
+            topology_set_uniform(t, df->p, df->a);
             if (dragonfly_route_tables(t, df) == 0)
                 return 0;
         }

@@ -73,6 +73,12 @@ void topology_free(struct topology *t)
     memset(t, 0, sizeof *t);
 }
 
+void topology_set_uniform(struct topology *t, int router_nodes, int group_routers)
+{
+    t->router_nodes = fast_div_make((uint32_t)router_nodes);
+    t->group_routers = fast_div_make((uint32_t)group_routers);
+}
+
 void topology_kind_init(struct router_kind *k, int node_ports, int local_ports, int global_ports)
 {
     memset(k, 0, sizeof *k);
