@@ -16,6 +16,7 @@ import plot_jobs
 import plot_load
 import plot_scaling
 import table_fairness
+import table_jobs
 from matplotlib.container import BarContainer, ErrorbarContainer
 import matplotlib.pyplot as plt
 
@@ -265,3 +266,56 @@ class TestPlotJobs(unittest.TestCase):
         r = run_script("plot_jobs.py", [self.jobs, "--job", "nope", "-o", out])
         self.assertEqual(r.returncode, 2)
         self.assertIn("no job 'nope' (jobs: app, bg)", r.stderr)
+
+
+class TestTableJobs(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.jobs = fixture.jobs_dir()
+        cls.records = [r for r in dr.load_records([cls.jobs]) if "jobs" in r.doc]
+        cls.out = fixture.new_tmpdir()
+
+    def rows(self, text):
+        return [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines()]
+
+    def test_table(self):
+        rows = self.rows(table_jobs.table(self.records, "app", ("jobs.bg.load", 0.0)))
+        head = rows[0]
+        self.assertEqual(head[:2], ["variant", "app placement"])
+        self.assertIn("x at bg load 0.6", head)
+        self.assertEqual(len(rows), 4)  # head, rule, contiguous, random_nodes
+        by_placement = {row[1]: dict(zip(head, row)) for row in rows[2:]}
+        contiguous = by_placement["app placement contiguous"]
+        # MIN keeps a contiguous job's groups to itself: the background changes nothing, in
+        # message latency nor (closed loop) runtime
+        self.assertEqual(contiguous["x at bg load 0.6"], "1.00 / 1.00")
+        # the baseline's mean latency is the mean over the seeds of the documents' means
+        base = [plot_jobs.job_of(r, "app")["messages"]["latency"]["mean"] for r in self.records
+                if r.point["jobs.app.placement"] == "random_nodes"
+                and r.point["jobs.bg.load"] == 0]
+        self.assertEqual(len(base), 2)
+        self.assertEqual(by_placement["app placement random_nodes"]["mean latency at bg load 0"],
+                         "{:,}".format(int(round(sum(base) / 2))))
+
+    def test_missing_points(self):
+        # A sweep in progress: without its baseline point a row shows "-", not an error.
+        kept = [r for r in self.records if not (r.point["jobs.app.placement"] == "contiguous"
+                                                and r.point["jobs.bg.load"] == 0)]
+        rows = self.rows(table_jobs.table(kept, "app", ("jobs.bg.load", 0.0)))
+        contiguous = dict(zip(rows[0], [r for r in rows[2:] if "contiguous" in r[1]][0]))
+        self.assertEqual(contiguous["mean latency at bg load 0"], "-")
+        self.assertEqual(contiguous["x at bg load 0.6"], "-")
+        with self.assertRaises(dr.ResultError):
+            table_jobs.table(self.records, "app", ("jobs.app.nodes", 1.0))
+
+    def test_cli(self):
+        out = os.path.join(self.out, "jobs.md")
+        r = run_script("table_jobs.py", [self.jobs, "--job", "app", "--baseline",
+                                         "jobs.bg.load=0", "-o", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            self.assertEqual(f.read(), table_jobs.table(self.records, "app",
+                                                        ("jobs.bg.load", 0.0)))
+        r = run_script("table_jobs.py", [self.jobs, "--job", "app", "--baseline", "bg"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("expected AXIS=VALUE", r.stderr)
