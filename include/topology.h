@@ -80,8 +80,8 @@ struct topology {
      * port to router j of its group: local_first + (j < i ? j : j - 1)), and its first hop
      * towards another group depends only on the router's index i in its group and the group
      * distance: inline_min_port[i * groups + (g - d) mod groups] from group g towards d; and
-     * the minimal path must be unique (min_ports is then min_port's port alone). NULL: the
-     * queries ask the ops. */
+     * the minimal path must be unique (min_ports is then min_port's port alone); its groups
+     * are uniform (group_routers set, topology_set_uniform). NULL: the queries ask the ops. */
     const uint8_t *inline_min_port;
     int inline_local_first;
     /* Optional: min_hops without a call, [r * routers + target] = local | global << 4 (0 for
@@ -189,8 +189,10 @@ static inline int topology_min_port(const struct topology *t, int r, int target)
         return -1;
     if (!t->inline_min_port)
         return t->ops->min_port(t, r, target);
-    int g = topology_group_of_router(t, r), d = topology_group_of_router(t, target);
-    int first = topology_group_first_router(t, g);
+    /* Uniform groups (see inline_min_port): no table to fall back on. */
+    int g = (int)fast_div_quotient(t->group_routers, (uint32_t)r);
+    int d = (int)fast_div_quotient(t->group_routers, (uint32_t)target);
+    int first = g * (int)t->group_routers.d;
     int i = r - first;
     if (g != d) {
         int offset = g - d < 0 ? g - d + t->groups : g - d;

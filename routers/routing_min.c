@@ -23,6 +23,18 @@ static int min_spread_index(uint32_t packet_id, int router, int n)
     return (int)(((x >> 32) * (uint64_t)n) >> 32);
 }
 
+/* The packet's own port among several minimal ones (out of line: the canonical dragonfly's
+ * hot path then keeps fewer registers). */
+static __attribute__((noinline)) int min_spread_port(const struct topology *t, int router, int dst,
+                                                     uint32_t packet_id)
+{
+    uint64_t ports = topology_min_ports(t, router, dst);
+    if (!(ports & (ports - 1)))
+        return __builtin_ctzll(ports);
+    return topology_port_at(ports,
+                            min_spread_index(packet_id, router, __builtin_popcountll(ports)));
+}
+
 /* One oracle query per decision: the minimal ports; with several, the packet's own. */
 static int min_route(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out)
 {
@@ -36,16 +48,9 @@ static int min_route(struct route_ctx *ctx, const struct packet *pk, struct rout
     out->flags = pk->flags;
     out->target = pk->target;
     out->misroute_group = pk->misroute_group;
-    int port;
-    if (t->inline_min_port) { /* the canonical dragonfly: one minimal port, from a table */
-        port = topology_min_port(t, router, dst);
-    } else {
-        uint64_t ports = topology_min_ports(t, router, dst);
-        port = __builtin_ctzll(ports);
-        if (ports & (ports - 1))
-            port = topology_port_at(ports,
-                                    min_spread_index(pk->id, router, __builtin_popcountll(ports)));
-    }
+    /* The canonical dragonfly: one minimal port, from a table. */
+    int port = t->inline_min_port ? topology_min_port(t, router, dst)
+                                  : min_spread_port(t, router, dst, pk->id);
     int entry = ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->kind->port_class[port]);
     if (entry < 0)
         return -1;            /* off the ladder: the caller reports it as a broken invariant */

@@ -146,8 +146,10 @@ static int dragonfly_route_tables(struct topology *t, struct dragonfly *df)
     for (int i = 0; i < a; i++)
         for (int offset = 0; offset < G; offset++)
             df->min_port_offset[i * G + offset] = df->min_port[i * G + (G - offset) % G];
-    t->inline_min_port = df->min_port_offset; /* topology_min_port reads it without a call */
-    t->inline_local_first = p;
+    if (t->group_routers.d) { /* its divisor (a >= 2), which topology_min_port divides by */
+        t->inline_min_port = df->min_port_offset; /* read without a call */
+        t->inline_local_first = p;
+    }
     return 0;
 }
 
