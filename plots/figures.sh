@@ -78,4 +78,6 @@ for fam in UN tornado halo3d bcast; do
     py plots/plot_jobs.py "$SWEEPS_DIR/${PRE}dfplus_interference" --job app --kind slowdown \
         --baseline jobs.bg.load=0 --variants "$fam-*" -o "$OUT/dfplus_slowdown_$fam.png" --pdf
 done
+"$PYTHON" plots/table_jobs.py "$SWEEPS_DIR/${PRE}dfplus_interference" --job app \
+    --baseline jobs.bg.load=0 -o "$OUT/dfplus_interference.md" >/dev/null
 echo "== done in $(( $(date +%s) - start )) s: $(ls "$OUT" | wc -l) files in $OUT" >&2
