@@ -282,7 +282,8 @@ static void main_print_summary(const struct sim_config *cfg, const struct result
            cfg->path[0] ? cfg->path : cfg->name, res->groups, res->routers, res->nodes, res->radix,
            res->shape, routing_of(cfg)->name);
     if (res->n_jobs)
-        printf("%d job%s, %llu cycles%s\n", res->n_jobs, res->n_jobs == 1 ? "" : "s", (unsigned long long)res->run.cycles,
+        printf("%d job%s, %llu cycles%s\n", res->n_jobs, res->n_jobs == 1 ? "" : "s",
+               (unsigned long long)res->run.cycles,
                res->run.capped ? " (capped at sim.max_cycles)" : "");
     else
         printf("%s traffic\n", pattern_of(cfg)->name);
@@ -407,6 +408,30 @@ static void main_print_bounds(const struct sim_config *cfg, const struct topolog
            bounds_zero_load_latency(cfg, t));
 }
 
+/* The links' bandwidths and the crossbar's: a crossbar port moves a packet in
+ * ceil(packet_size / router.speedup) cycles, so a class of links faster than that never
+ * reaches its own bandwidth (the crossbar bounds what crosses the router into or out of
+ * it), which the line says. */
+static void main_print_links(const struct sim_config *cfg)
+{
+    const struct {
+        const char *name;
+        double bandwidth;
+    } classes[] = {{"node", cfg->links.bandwidth_node},
+                   {"local", cfg->links.bandwidth_local},
+                   {"global", cfg->links.bandwidth_global}};
+    int packet = cfg->traffic.packet_size, speedup = cfg->router.speedup;
+    double crossbar = (double)packet / (double)((packet + speedup - 1) / speedup);
+    printf("links      node %g, local %g, global %g phits/cycle; crossbar %g phits/cycle per port "
+           "(router.speedup %d)\n",
+           classes[0].bandwidth, classes[1].bandwidth, classes[2].bandwidth, crossbar, speedup);
+    for (int c = 0; c < 3; c++)
+        if (classes[c].bandwidth > crossbar)
+            printf("warning    the %s links (links.bandwidth_%s = %g) are faster than the crossbar "
+                   "(router.speedup = %d): it bounds them at %g phits/cycle\n",
+                   classes[c].name, classes[c].name, classes[c].bandwidth, speedup, crossbar);
+}
+
 /* One line per job: where it runs and what it sends. */
 static void main_print_jobs(const struct sim_config *cfg)
 {
@@ -443,8 +468,9 @@ static int main_info(const struct cli *cli)
         return EXIT_OTHER;
     }
     printf("config     %s\n", cfg.path);
-    printf("network    %d groups, %d routers, %d nodes, radix %d (%s, %s)\n", t.groups,
-           t.routers, t.nodes, t.radix, t.shape, topology_arrangement_names[cfg.topology.arrangement]);
+    printf("network    %d groups, %d routers, %d nodes, radix %d (%s, %s)\n", t.groups, t.routers,
+           t.nodes, t.radix, t.shape, topology_arrangement_names[cfg.topology.arrangement]);
+    main_print_links(&cfg);
     main_print_routing(&cfg);
     if (cfg.n_jobs) {
         main_print_jobs(&cfg);

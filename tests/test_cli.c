@@ -86,7 +86,8 @@ static const struct {
     {"run conf/missing.cfg", 2, "conf/missing.cfg: cannot read: No such file or directory"},
     {"info conf/missing.cfg", 2, "conf/missing.cfg: cannot read: No such file or directory"},
     {"run conf/default.cfg --set traffic.load=2", 2,
-     "--set traffic.load=2: traffic.load: 2 is more than a node can offer (expected at most links.bandwidth_node = 1 phits/cycle"},
+     "--set traffic.load=2: traffic.load: 2 is more than a node can offer (expected at most "
+     "links.bandwidth_node = 1 phits/cycle"},
     {"run conf/default.cfg --set foo", 2,
      "--set foo: expected KEY=VALUE with KEY like traffic.load"},
     {"run conf/default.cfg --set traffic.lod=0.3", 2,
@@ -148,6 +149,13 @@ static const struct {
     {"info conf/default.cfg --set traffic.pattern=adversarial_consecutive", 0,
      "accepted load <= 0.2500 phits/node/cycle = h/(a*p)"},
     {"info conf/default.cfg", 0, "zero-load  latency"},
+    {"info conf/dragonfly_plus_3456.cfg", 0,
+     "links      node 3.66, local 1.2, global 1 phits/cycle; crossbar 4 phits/cycle per port "
+     "(router.speedup 4)"},
+    {"info conf/default.cfg --set router.speedup=3", 0, "crossbar 2.66667 phits/cycle per port"},
+    {"info conf/dragonfly_plus_3456.cfg --set router.speedup=2", 0,
+     "warning    the node links (links.bandwidth_node = 3.66) are faster than the crossbar "
+     "(router.speedup = 2): it bounds them at 2 phits/cycle"},
     {"info conf/paper_h6.cfg", 0, "73 groups, 876 routers, 5256 nodes, radix 23"},
 };
 
