@@ -99,6 +99,19 @@ struct sim_config {
     struct config_job jobs[CONFIG_MAX_JOBS];
 };
 
+/* The links' bandwidths in phits per cycle, in port-class order: node, local, global. */
+static inline void config_link_bandwidths(const struct sim_config *cfg, double out[3])
+{
+    out[0] = cfg->links.bandwidth_node;
+    out[1] = cfg->links.bandwidth_local;
+    out[2] = cfg->links.bandwidth_global;
+}
+/* Cycles one packet's crossbar transfer lasts: ceil(traffic.packet_size / router.speedup). */
+static inline int config_crossbar_cycles(const struct sim_config *cfg)
+{
+    return (cfg->traffic.packet_size + cfg->router.speedup - 1) / cfg->router.speedup;
+}
+
 /* The name of a config or sweep file: its base name without directory and ".cfg",
  * truncated to len - 1 characters. */
 void config_name_from_path(const char *path, char *name, size_t len);

@@ -176,10 +176,12 @@ def is_baseline(record, baseline):
     return v == value if isinstance(value, str) else isinstance(v, (int, float)) and v == value
 
 
-def baseline_slowdowns(records, job, baseline):
+def baseline_slowdowns(records, job, baseline, skip_missing=False):
     """{id(record): {"message_latency": x, "runtime": y or None}} for every record but the
     baseline ones: its job's mean message latency (and runtime, closed loop) over those of the
-    record that differs from it only in having the baseline value of the baseline axis."""
+    record that differs from it only in having the baseline value of the baseline axis. A
+    record without such a point is an error, or with skip_missing left out (a sweep still
+    running)."""
     key = baseline[0]
     if not any(key in r.point for r in records):
         raise dr.ResultError("--baseline: no point has the axis %s" % key)
@@ -193,6 +195,8 @@ def baseline_slowdowns(records, job, baseline):
         if is_baseline(r, baseline):
             continue
         base = bases.get(rest(r))
+        if base is None and skip_missing:
+            continue
         if base is None:
             raise dr.ResultError("%s: no baseline point (%s=%s) for it" % (r.path, key,
                                                                            baseline[1]))

@@ -72,12 +72,8 @@ def table(records, job, baseline):
     if not any(key in r.point for r in records):
         raise dr.ResultError("--baseline: no point has the axis %s" % key)
     rows, series, others, values = rows_of(records, job, baseline)
-    # Slowdowns of the points whose baseline point exists (a sweep in progress may lack it).
-    have_base = [r for r in records if pj.is_baseline(r, baseline) or any(
-        pj.is_baseline(b, baseline) and b.sweep_variant == r.sweep_variant and b.seed == r.seed
-        and all(str(b.point.get(k)) == str(r.point.get(k)) for k in r.point if k != key)
-        for b in records)]
-    slow = pj.baseline_slowdowns(have_base, job, baseline)
+    # A sweep in progress may lack some baseline points: their rows show "-".
+    slow = pj.baseline_slowdowns(records, job, baseline, skip_missing=True)
     last = values[-1] if values else None
     axis = pj.short_key(key)
     head = ["variant"] + ([pj.short_key(series)] if series else []) + \

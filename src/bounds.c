@@ -58,15 +58,15 @@ static void bounds_cross(const struct sim_config *cfg, struct link_rate rate, in
 
 double bounds_pair_latency(const struct sim_config *cfg, const struct topology *t, int r, int s)
 {
-    const double bandwidth[PORT_CLASSES] = {cfg->links.bandwidth_node, cfg->links.bandwidth_local,
-                                            cfg->links.bandwidth_global};
+    double bandwidth[PORT_CLASSES];
+    config_link_bandwidths(cfg, bandwidth);
     const int latency[PORT_CLASSES] = {cfg->links.injection_latency, cfg->links.local_latency,
                                        cfg->links.global_latency};
     struct link_rate rate[PORT_CLASSES];
     for (int c = 0; c < PORT_CLASSES; c++)
         link_rate_from_bandwidth(bandwidth[c], &rate[c]);
     int size = cfg->traffic.packet_size;
-    int xbar = (size + cfg->router.speedup - 1) / cfg->router.speedup;
+    int xbar = config_crossbar_cycles(cfg);
     struct bounds_packet pk = {(uint64_t)latency[PORT_NODE], 0};
     pk.tail = pk.head + link_rate_cycles(rate[PORT_NODE], (uint32_t)size) - 1;
     while (r != s) {

@@ -1278,8 +1278,8 @@ static int config_check_vcs(const struct config_checker *c)
 static int config_check_watchdog(const struct config_checker *c)
 {
     const struct sim_config *cfg = c->cfg;
-    const double bandwidth[] = {cfg->links.bandwidth_node, cfg->links.bandwidth_local,
-                                cfg->links.bandwidth_global};
+    double bandwidth[3];
+    config_link_bandwidths(cfg, bandwidth);
     long long slowest = 0; /* cycles a packet takes on the slowest link */
     for (int i = 0; i < 3; i++) {
         struct link_rate rate;

@@ -414,22 +414,19 @@ static void main_print_bounds(const struct sim_config *cfg, const struct topolog
  * it), which the line says. */
 static void main_print_links(const struct sim_config *cfg)
 {
-    const struct {
-        const char *name;
-        double bandwidth;
-    } classes[] = {{"node", cfg->links.bandwidth_node},
-                   {"local", cfg->links.bandwidth_local},
-                   {"global", cfg->links.bandwidth_global}};
-    int packet = cfg->traffic.packet_size, speedup = cfg->router.speedup;
-    double crossbar = (double)packet / (double)((packet + speedup - 1) / speedup);
+    static const char *const names[] = {"node", "local", "global"};
+    double bandwidth[3];
+    config_link_bandwidths(cfg, bandwidth);
+    int speedup = cfg->router.speedup;
+    double crossbar = (double)cfg->traffic.packet_size / (double)config_crossbar_cycles(cfg);
     printf("links      node %g, local %g, global %g phits/cycle; crossbar %g phits/cycle per port "
            "(router.speedup %d)\n",
-           classes[0].bandwidth, classes[1].bandwidth, classes[2].bandwidth, crossbar, speedup);
+           bandwidth[0], bandwidth[1], bandwidth[2], crossbar, speedup);
     for (int c = 0; c < 3; c++)
-        if (classes[c].bandwidth > crossbar)
+        if (bandwidth[c] > crossbar)
             printf("warning    the %s links (links.bandwidth_%s = %g) are faster than the crossbar "
                    "(router.speedup = %d): it bounds them at %g phits/cycle\n",
-                   classes[c].name, classes[c].name, classes[c].bandwidth, speedup, crossbar);
+                   names[c], names[c], bandwidth[c], speedup, crossbar);
 }
 
 /* One line per job: where it runs and what it sends. */

@@ -43,8 +43,8 @@ static void sim_layout_kind(struct sim *sim, const struct router_kind *kind,
 static void sim_layout_ports(struct sim *sim)
 {
     const struct sim_config *cfg = sim->cfg;
-    const double bandwidth[PORT_CLASSES] = {cfg->links.bandwidth_node, cfg->links.bandwidth_local,
-                                            cfg->links.bandwidth_global};
+    double bandwidth[PORT_CLASSES];
+    config_link_bandwidths(cfg, bandwidth);
     sim->capacity_phits[PORT_NODE] = cfg->buffers.injection;
     sim->capacity_phits[PORT_LOCAL] = cfg->buffers.local;
     sim->capacity_phits[PORT_GLOBAL] = cfg->buffers.global;
@@ -224,7 +224,7 @@ struct sim *sim_create_isolated(const struct sim_config *cfg, int isolate, char 
     sim->routing->ladder(cfg, &sim->ladder);
     sim->pattern_params = settings_params(cfg, sim->pattern->settings);
     sim->packet_size = cfg->traffic.packet_size;
-    sim->xbar_cycles = (sim->packet_size + cfg->router.speedup - 1) / cfg->router.speedup;
+    sim->xbar_cycles = config_crossbar_cycles(cfg);
     sim->vcs_local = cfg->vcs.local;
     sim->vcs_global = cfg->vcs.global;
     sim->vcs_injection = cfg->vcs.injection;

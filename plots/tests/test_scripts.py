@@ -179,12 +179,17 @@ if __name__ == "__main__":
     unittest.main()
 
 
-class TestPlotJobs(unittest.TestCase):
+class JobsSweepCase(unittest.TestCase):
+    """The job sweep of fixture.jobs_dir(): its directory, its records with jobs, a tmpdir."""
+
     @classmethod
     def setUpClass(cls):
         cls.jobs = fixture.jobs_dir()
         cls.records = [r for r in dr.load_records([cls.jobs]) if "jobs" in r.doc]
         cls.out = fixture.new_tmpdir()
+
+
+class TestPlotJobs(JobsSweepCase):
 
     def tearDown(self):
         plt.close("all")
@@ -268,13 +273,7 @@ class TestPlotJobs(unittest.TestCase):
         self.assertIn("no job 'nope' (jobs: app, bg)", r.stderr)
 
 
-class TestTableJobs(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.jobs = fixture.jobs_dir()
-        cls.records = [r for r in dr.load_records([cls.jobs]) if "jobs" in r.doc]
-        cls.out = fixture.new_tmpdir()
-
+class TestTableJobs(JobsSweepCase):
     def rows(self, text):
         return [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines()]
 
