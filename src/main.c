@@ -328,9 +328,29 @@ static int main_run_status(const struct point_outcome *out)
     return EXIT_OTHER;
 }
 
+/* A crossbar port moves a packet in ceil(packet_size / router.speedup) cycles, so a class of
+ * links faster than that never reaches its own bandwidth: the crossbar bounds what crosses
+ * the router into or out of it. Prints a warning per such class, each line starting with
+ * `prefix`. */
+static void main_warn_crossbar(const struct sim_config *cfg, FILE *out, const char *prefix)
+{
+    static const char *const names[] = {"node", "local", "global"};
+    double bandwidth[3];
+    config_link_bandwidths(cfg, bandwidth);
+    double crossbar = (double)cfg->traffic.packet_size / (double)config_crossbar_cycles(cfg);
+    for (int c = 0; c < 3; c++)
+        if (bandwidth[c] > crossbar)
+            fprintf(out,
+                    "%sthe %s links (links.bandwidth_%s = %g) are faster than the crossbar "
+                    "(router.speedup = %d): it bounds them at %g phits/cycle\n",
+                    prefix, names[c], names[c], bandwidth[c], cfg->router.speedup, crossbar);
+}
+
 static int main_simulate(const struct sim_config *cfg, const struct cli *cli, const char *out)
 {
     main_catch_signals();
+    /* Before a run that may take hours: a crossbar bounding a link is rarely meant. */
+    main_warn_crossbar(cfg, stderr, "dfsim: warning: ");
     const struct point_options opt = {
         .progress = !cli->quiet,
         .check_invariants = cli->check,
@@ -408,25 +428,17 @@ static void main_print_bounds(const struct sim_config *cfg, const struct topolog
            bounds_zero_load_latency(cfg, t));
 }
 
-/* The links' bandwidths and the crossbar's: a crossbar port moves a packet in
- * ceil(packet_size / router.speedup) cycles, so a class of links faster than that never
- * reaches its own bandwidth (the crossbar bounds what crosses the router into or out of
- * it), which the line says. */
+/* The links' bandwidths and the crossbar's, and a warning for every class the crossbar
+ * bounds. */
 static void main_print_links(const struct sim_config *cfg)
 {
-    static const char *const names[] = {"node", "local", "global"};
     double bandwidth[3];
     config_link_bandwidths(cfg, bandwidth);
-    int speedup = cfg->router.speedup;
     double crossbar = (double)cfg->traffic.packet_size / (double)config_crossbar_cycles(cfg);
     printf("links      node %g, local %g, global %g phits/cycle; crossbar %g phits/cycle per port "
            "(router.speedup %d)\n",
-           bandwidth[0], bandwidth[1], bandwidth[2], crossbar, speedup);
-    for (int c = 0; c < 3; c++)
-        if (bandwidth[c] > crossbar)
-            printf("warning    the %s links (links.bandwidth_%s = %g) are faster than the crossbar "
-                   "(router.speedup = %d): it bounds them at %g phits/cycle\n",
-                   names[c], names[c], bandwidth[c], speedup, crossbar);
+           bandwidth[0], bandwidth[1], bandwidth[2], crossbar, cfg->router.speedup);
+    main_warn_crossbar(cfg, stdout, "warning    ");
 }
 
 /* One line per job: where it runs and what it sends. */

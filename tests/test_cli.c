@@ -189,6 +189,25 @@ static void test_cli_unwritable_output(void)
                     "cannot write /nonexistent-dir/x.json: No such file or directory");
 }
 
+/* `dfsim run` warns (on stderr, quiet or not) when the crossbar bounds a class of links, and
+ * stays silent when it does not. */
+static void test_cli_run_warns_of_slow_crossbar(void)
+{
+    char args[512], out[4096];
+    snprintf(args, sizeof args,
+             "run conf/default.cfg -o %s/xbar.json --set links.bandwidth_node=3 " TEST_CLI_FAST,
+             test_cli_dir);
+    test_cli_expect(args, 0,
+                    "dfsim: warning: the node links (links.bandwidth_node = 3) are faster than "
+                    "the crossbar (router.speedup = 2): it bounds them at 2 phits/cycle");
+    snprintf(args, sizeof args,
+             "run conf/default.cfg -o %s/xbar.json --set links.bandwidth_node=3 "
+             "--set router.speedup=4 " TEST_CLI_FAST,
+             test_cli_dir);
+    CU_ASSERT_EQUAL(test_cli_run(test_cli_binaries[0], args, out), 0);
+    CU_ASSERT_PTR_NULL(strstr(out, "warning"));
+}
+
 /* A watchdog shorter than a healthy pause would report deadlocks that are not: rejected. */
 static void test_cli_watchdog_too_short(void)
 {
@@ -400,6 +419,7 @@ int test_cli_register(void)
         {"command lines: exit codes and messages", test_cli_command_lines},
         {"bad config file: exit 2, nothing simulated", test_cli_bad_config_file},
         {"unwritable output: exit 1", test_cli_unwritable_output},
+        {"run warns when the crossbar bounds a link", test_cli_run_warns_of_slow_crossbar},
         {"watchdog shorter than a healthy pause: exit 2", test_cli_watchdog_too_short},
         {"run writes every key of SPEC section 8", test_cli_run_writes_document},
         {"default output path results/NAME.json", test_cli_default_output_path},
