@@ -9,6 +9,12 @@ or in -o FILE.
     plots/table_jobs.py results/dfplus_interference --job app --baseline jobs.bg.load=0 \\
         --variants 'UN-*' 'tornado-*'
 
+With --served, what the job gets instead (how the other job's traffic and placement hit it):
+its accepted / offered load and mean / p99 message latency at every value of the baseline's
+axis but the baseline, e.g. the background at each of its loads:
+
+    plots/table_jobs.py results/dfplus_interference --job bg --baseline jobs.bg.load=0 --served
+
 A cell is "-" where the point is missing (a sweep still running). Several seeds: the mean over
 them (plot_jobs.py --kind slowdown draws their 95 % CI).
 """
@@ -116,6 +122,37 @@ def table(records, job, baseline):
     return "\n".join(lines) + "\n"
 
 
+def served_table(records, job, baseline):
+    """Per row, at every value of the baseline's axis but the baseline: the job's accepted /
+    offered load and its mean / p99 message latency."""
+    key = baseline[0]
+    if not any(key in r.point for r in records):
+        raise dr.ResultError("--baseline: no point has the axis %s" % key)
+    rows, series, others, values = rows_of(records, job, baseline)
+    axis = pj.short_key(key)
+    head = ["variant"] + ([pj.short_key(series)] if series else []) + \
+        [pj.short_key(k) for k in others]
+    for v in values:
+        head += ["accepted / offered at %s %s" % (axis, fmt_value(v)),
+                 "mean / p99 latency at %s %s" % (axis, fmt_value(v))]
+    lines = ["| " + " | ".join(head) + " |",
+             "|" + "---|" * (1 + bool(series) + len(others)) + "---|---:|" * len(values)]
+    for variant, s, rest, cells in rows:
+        cols = [variant] + ([pj.series_label(series, s)] if series else []) + list(rest)
+        for v in values:
+            rs = cells.get(v, [])
+            if not rs:
+                cols += ["-", "-"]
+                continue
+            loads = [pj.job_of(r, job)["load"] for r in rs]
+            cols.append("%.3f / %.3f" % (mean([x["accepted"] for x in loads]),
+                                         mean([x["offered"] for x in loads])))
+            cols.append("%s / %s" % (fmt_cycles(mean([job_messages(r, job)["mean"] for r in rs])),
+                                     fmt_cycles(mean([job_messages(r, job)["p99"] for r in rs]))))
+        lines.append("| " + " | ".join(cols) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -124,6 +161,9 @@ def main(argv=None):
     p.add_argument("--job", required=True, help="the job to show (its name in the config)")
     p.add_argument("--baseline", required=True, metavar="AXIS=VALUE",
                    help="the points slowdowns are over (e.g. jobs.bg.load=0)")
+    p.add_argument("--served", action="store_true",
+                   help="the job's accepted load and latency at every other value of the "
+                   "baseline's axis, instead of its slowdowns")
     p.add_argument("--variants", nargs="+", metavar="PATTERN",
                    help="only the variants matching these shell-style patterns (e.g. 'UN-*')")
     p.add_argument("-o", "--output", metavar="FILE.md", help="write there (default: stdout)")
@@ -132,7 +172,8 @@ def main(argv=None):
     if not records:
         raise dr.ResultError("no documents with jobs in %s" % ", ".join(args.inputs))
     records = pj.select_variants(records, args.variants)
-    text = table(records, args.job, pj.parse_baseline(args.baseline))
+    make = served_table if args.served else table
+    text = make(records, args.job, pj.parse_baseline(args.baseline))
     if not args.output:
         sys.stdout.write(text)
         return []

@@ -307,6 +307,28 @@ class TestTableJobs(JobsSweepCase):
         with self.assertRaises(dr.ResultError):
             table_jobs.table(self.records, "app", ("jobs.app.nodes", 1.0))
 
+    def test_served_table(self):
+        # What the background gets, per placement of the app, at its only non-zero load.
+        rows = self.rows(table_jobs.served_table(self.records, "bg", ("jobs.bg.load", 0.0)))
+        head = rows[0]
+        self.assertEqual(head, ["variant", "app placement",
+                                "accepted / offered at bg load 0.6",
+                                "mean / p99 latency at bg load 0.6"])
+        self.assertEqual(len(rows), 4)  # head, rule, contiguous, random_nodes
+        for row in rows[2:]:
+            placement = row[1].split()[-1]
+            docs = [plot_jobs.job_of(r, "bg") for r in self.records
+                    if r.point["jobs.app.placement"] == placement
+                    and r.point["jobs.bg.load"] == 0.6]
+            self.assertEqual(len(docs), 2)  # the seeds, averaged
+            accepted = sum(d["load"]["accepted"] for d in docs) / 2
+            offered = sum(d["load"]["offered"] for d in docs) / 2
+            latency = sum(d["messages"]["latency"]["mean"] for d in docs) / 2
+            self.assertEqual(row[2], "%.3f / %.3f" % (accepted, offered))
+            self.assertEqual(row[3].split(" / ")[0], "{:,}".format(int(round(latency))))
+            # a background of 0.6 phits/node/cycle, offered as such
+            self.assertAlmostEqual(offered, 0.6, delta=0.03)
+
     def test_cli(self):
         out = os.path.join(self.out, "jobs.md")
         r = run_script("table_jobs.py", [self.jobs, "--job", "app", "--baseline",
@@ -315,6 +337,11 @@ class TestTableJobs(JobsSweepCase):
         with open(out) as f:
             self.assertEqual(f.read(), table_jobs.table(self.records, "app",
                                                         ("jobs.bg.load", 0.0)))
+        r = run_script("table_jobs.py", [self.jobs, "--job", "bg", "--baseline",
+                                         "jobs.bg.load=0", "--served"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, table_jobs.served_table(self.records, "bg",
+                                                           ("jobs.bg.load", 0.0)))
         r = run_script("table_jobs.py", [self.jobs, "--job", "app", "--baseline", "bg"])
         self.assertEqual(r.returncode, 2)
         self.assertIn("expected AXIS=VALUE", r.stderr)
