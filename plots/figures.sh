@@ -80,4 +80,7 @@ for fam in UN tornado halo3d bcast; do
 done
 "$PYTHON" plots/table_jobs.py "$SWEEPS_DIR/${PRE}dfplus_interference" --job app \
     --baseline jobs.bg.load=0 -o "$OUT/dfplus_interference.md" >/dev/null
+# ... and what the background gets, per app placement and traffic (interference runs both ways).
+"$PYTHON" plots/table_jobs.py "$SWEEPS_DIR/${PRE}dfplus_interference" --job bg \
+    --baseline jobs.bg.load=0 --served -o "$OUT/dfplus_background.md" >/dev/null
 echo "== done in $(( $(date +%s) - start )) s: $(ls "$OUT" | wc -l) files in $OUT" >&2
