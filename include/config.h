@@ -111,6 +111,11 @@ static inline int config_crossbar_cycles(const struct sim_config *cfg)
 {
     return (cfg->traffic.packet_size + cfg->router.speedup - 1) / cfg->router.speedup;
 }
+/* What one crossbar port moves, phits per cycle: a packet per config_crossbar_cycles. */
+static inline double config_crossbar_bandwidth(const struct sim_config *cfg)
+{
+    return (double)cfg->traffic.packet_size / (double)config_crossbar_cycles(cfg);
+}
 
 /* The name of a config or sweep file: its base name without directory and ".cfg",
  * truncated to len - 1 characters. */

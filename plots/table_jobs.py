@@ -50,6 +50,8 @@ def rows_of(records, job, baseline):
     """[(variant, series value, {axis value: [record...]})] in the sweep's order, and the
     series axis and the non-baseline values of the baseline axis."""
     key = baseline[0]
+    if not any(key in r.point for r in records):
+        raise dr.ResultError("--baseline: no point has the axis %s" % key)
     groups, series, x_axes = pj.panels(records, job)
     others = [k for k in x_axes if k != key]
     values = []
@@ -69,21 +71,28 @@ def rows_of(records, job, baseline):
     return rows, series, others, values
 
 
+def head_prefix(series, others):
+    """The columns that name a row: variant, series (placement), the other axes."""
+    return ["variant"] + ([pj.short_key(series)] if series else []) + \
+        [pj.short_key(k) for k in others]
+
+
+def row_prefix(variant, series, s, rest):
+    return [variant] + ([pj.series_label(series, s)] if series else []) + list(rest)
+
+
 def job_messages(record, job):
     return pj.job_of(record, job)["messages"]["latency"]
 
 
 def table(records, job, baseline):
     key = baseline[0]
-    if not any(key in r.point for r in records):
-        raise dr.ResultError("--baseline: no point has the axis %s" % key)
     rows, series, others, values = rows_of(records, job, baseline)
     # A sweep in progress may lack some baseline points: their rows show "-".
     slow = pj.baseline_slowdowns(records, job, baseline, skip_missing=True)
     last = values[-1] if values else None
     axis = pj.short_key(key)
-    head = ["variant"] + ([pj.short_key(series)] if series else []) + \
-        [pj.short_key(k) for k in others] + \
+    head = head_prefix(series, others) + \
         ["offered / accepted at %s %s" % (axis, fmt_value(baseline[1])),
          "mean latency at %s %s" % (axis, fmt_value(baseline[1]))] + \
         ["x at %s %s" % (axis, fmt_value(v)) for v in values] + \
@@ -94,7 +103,7 @@ def table(records, job, baseline):
              "---:|" * len(values) + "---|" + ("---|" if values else "")]
     for variant, s, rest, cells in rows:
         base = [r for v, rs in cells.items() for r in rs if pj.is_baseline(rs[0], baseline)]
-        cols = [variant] + ([pj.series_label(series, s)] if series else []) + list(rest)
+        cols = row_prefix(variant, series, s, rest)
         if base:
             loads = [pj.job_of(r, job).get("load", {}) for r in base]
             offered, accepted = mean([x.get("offered") for x in loads]), \
@@ -126,19 +135,16 @@ def served_table(records, job, baseline):
     """Per row, at every value of the baseline's axis but the baseline: the job's accepted /
     offered load and its mean / p99 message latency."""
     key = baseline[0]
-    if not any(key in r.point for r in records):
-        raise dr.ResultError("--baseline: no point has the axis %s" % key)
     rows, series, others, values = rows_of(records, job, baseline)
     axis = pj.short_key(key)
-    head = ["variant"] + ([pj.short_key(series)] if series else []) + \
-        [pj.short_key(k) for k in others]
+    head = head_prefix(series, others)
     for v in values:
         head += ["accepted / offered at %s %s" % (axis, fmt_value(v)),
                  "mean / p99 latency at %s %s" % (axis, fmt_value(v))]
     lines = ["| " + " | ".join(head) + " |",
              "|" + "---|" * (1 + bool(series) + len(others)) + "---|---:|" * len(values)]
     for variant, s, rest, cells in rows:
-        cols = [variant] + ([pj.series_label(series, s)] if series else []) + list(rest)
+        cols = row_prefix(variant, series, s, rest)
         for v in values:
             rs = cells.get(v, [])
             if not rs:

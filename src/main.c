@@ -337,7 +337,7 @@ static void main_warn_crossbar(const struct sim_config *cfg, FILE *out, const ch
     static const char *const names[] = {"node", "local", "global"};
     double bandwidth[3];
     config_link_bandwidths(cfg, bandwidth);
-    double crossbar = (double)cfg->traffic.packet_size / (double)config_crossbar_cycles(cfg);
+    double crossbar = config_crossbar_bandwidth(cfg);
     for (int c = 0; c < 3; c++)
         if (bandwidth[c] > crossbar)
             fprintf(out,
@@ -434,7 +434,7 @@ static void main_print_links(const struct sim_config *cfg)
 {
     double bandwidth[3];
     config_link_bandwidths(cfg, bandwidth);
-    double crossbar = (double)cfg->traffic.packet_size / (double)config_crossbar_cycles(cfg);
+    double crossbar = config_crossbar_bandwidth(cfg);
     printf("links      node %g, local %g, global %g phits/cycle; crossbar %g phits/cycle per port "
            "(router.speedup %d)\n",
            bandwidth[0], bandwidth[1], bandwidth[2], crossbar, cfg->router.speedup);
