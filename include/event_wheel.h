@@ -39,7 +39,15 @@ static inline int event_wheel_push(struct event_wheel *w, uint64_t when, const s
     struct event_bucket *b = &w->buckets[when & w->mask];
     if (b->count == b->capacity && event_wheel_grow(b))
         return -1;
-    b->events[b->count++] = *ev;
+    /* Field by field: a whole-struct copy makes the compiler assemble the event on the stack
+     * from byte-wide stores and read it back wider, a store-forwarding stall on every push. */
+    struct event *slot = &b->events[b->count++];
+    slot->packet = ev->packet;
+    slot->router = ev->router;
+    slot->port = ev->port;
+    slot->vc = ev->vc;
+    slot->kind = ev->kind;
+    slot->unused = 0;
     w->pending++;
     return 0;
 }
