@@ -55,4 +55,18 @@ static inline int rng_bernoulli(struct rng *rng, uint64_t threshold)
     return rng_next(rng) < threshold;
 }
 
+/* Bernoulli trials for i = from, from + 1, ... < end, in that order, until one succeeds:
+ * returns its i, or end when none does. The same draws as calling rng_bernoulli for each i
+ * in turn, with the state in locals: a loop that calls out per success (a traffic source
+ * per node) would otherwise keep it in memory for every trial. */
+static inline int rng_bernoulli_first(struct rng *rng, uint64_t threshold, int from, int end)
+{
+    struct rng local = *rng;
+    int i = from;
+    while (i < end && !rng_bernoulli(&local, threshold))
+        i++;
+    *rng = local;
+    return i;
+}
+
 #endif

@@ -364,9 +364,11 @@ static void sim_generate(struct sim *sim)
     int nodes = sim->topo.nodes;
     /* A local copy of the stream keeps its state in registers (sim may alias it). */
     struct rng rng = sim->traffic_rng;
-    for (int n = 0; n < nodes && sim->status == SIM_OK; n++) {
-        if (rng_bernoulli(&rng, threshold))
-            sim_inject(sim, (uint32_t)n, sim->pattern->destination(sim, (uint32_t)n, &rng));
+    for (int n = rng_bernoulli_first(&rng, threshold, 0, nodes); n < nodes;
+         n = rng_bernoulli_first(&rng, threshold, n + 1, nodes)) {
+        sim_inject(sim, (uint32_t)n, sim->pattern->destination(sim, (uint32_t)n, &rng));
+        if (sim->status != SIM_OK)
+            break;
     }
     sim->traffic_rng = rng;
 }
