@@ -14,7 +14,11 @@
 struct sim_config;
 
 #define TOPOLOGY_MAX_RADIX 64 /* port sets are 64-bit masks */
-#define TOPOLOGY_MAX_KINDS 4  /* router kinds of one network (leaf and spine, ...) */
+/* topology.peer packs a router in 24 bits; a radix of at most 64 keeps every kind's networks
+ * far below (a dragonfly has at most 64 * (64 * 64 + 1) routers). */
+#define TOPOLOGY_MAX_ROUTERS (1 << 24)
+#define TOPOLOGY_NO_PEER UINT32_MAX
+#define TOPOLOGY_MAX_KINDS 4 /* router kinds of one network (leaf and spine, ...) */
 
 /* Port classes. Local links join routers of one group, global links groups. */
 enum port_class { PORT_NODE = 0, PORT_LOCAL = 1, PORT_GLOBAL = 2, PORT_CLASSES };
@@ -69,10 +73,10 @@ struct topology {
     int32_t *first_node;         /* its first node (it has kinds[router_kind].count[PORT_NODE]) */
     uint32_t *port_base;         /* [routers + 1]: its first port in the per-port arrays */
     int32_t *group_first_router; /* [groups + 1] */
-    /* Per port (port_base[r] + port): the router at the far end (-1 for node ports) and its
-     * input port there. */
-    int32_t *neighbour;
-    uint8_t *neighbour_port;
+    /* Per port (port_base[r] + port): the far end of its link, (router << 8) | its input port
+     * there, TOPOLOGY_NO_PEER for node ports: one word, because every hop reads both (one
+     * cache line, not two). Set with topology_connect, read with topology_peer_*. */
+    uint32_t *peer;
     int32_t *node_router; /* per node */
     void *private;        /* the kind's own tables */
     /* Optional: min_port without a call, because every hop of every packet asks it. A kind
@@ -173,13 +177,27 @@ static inline uint32_t topology_port_base(const struct topology *t, int r)
 {
     return t->uniform_radix ? (uint32_t)r * (uint32_t)t->uniform_radix : t->port_base[r];
 }
+/* A port's far end (a word of topology.peer): its router, -1 for a node port, and its port. */
+static inline int topology_peer_router(uint32_t peer)
+{
+    return peer == TOPOLOGY_NO_PEER ? -1 : (int)(peer >> 8);
+}
+static inline int topology_peer_port(uint32_t peer)
+{
+    return (int)(peer & 0xff);
+}
+/* Links port `port` of router r to port far_port of router far (one direction). */
+static inline void topology_connect(struct topology *t, int r, int port, int far, int far_port)
+{
+    t->peer[topology_port_base(t, r) + (uint32_t)port] = (uint32_t)far << 8 | (uint32_t)far_port;
+}
 static inline int topology_neighbour(const struct topology *t, int r, int port)
 {
-    return t->neighbour[topology_port_base(t, r) + (uint32_t)port];
+    return topology_peer_router(t->peer[topology_port_base(t, r) + (uint32_t)port]);
 }
 static inline int topology_neighbour_port(const struct topology *t, int r, int port)
 {
-    return t->neighbour_port[topology_port_base(t, r) + (uint32_t)port];
+    return topology_peer_port(t->peer[topology_port_base(t, r) + (uint32_t)port]);
 }
 /* First hop from router r towards router target: a local or global port, or -1 when
  * r == target. */

@@ -166,9 +166,9 @@ static void router_return_credit(struct sim *sim, const struct sim_layout *layou
                                  int in, int vc, uint64_t when)
 {
     const struct topology *t = &sim->topo;
-    uint32_t idx = topology_port_base(t, router) + (uint32_t)in;
-    struct event ev = {.router = (uint32_t)t->neighbour[idx],
-                       .port = t->neighbour_port[idx],
+    uint32_t peer = t->peer[topology_port_base(t, router) + (uint32_t)in];
+    struct event ev = {.router = (uint32_t)topology_peer_router(peer),
+                       .port = (uint8_t)topology_peer_port(peer),
                        .vc = (uint8_t)vc,
                        .kind = EVENT_CREDIT};
     if (event_wheel_push(&sim->wheel, when + (uint64_t)layout->port_latency[in], &ev))
@@ -429,10 +429,10 @@ void router_send(struct sim *sim, int router)
             ev.kind = EVENT_DELIVERY; /* when the tail reaches the node */
             when = tail_sent + latency;
         } else {
-            uint32_t idx = port_base + (uint32_t)out;
+            uint32_t peer = sim->topo.peer[port_base + (uint32_t)out];
             ev.kind = EVENT_ARRIVAL;
-            ev.router = (uint32_t)sim->topo.neighbour[idx];
-            ev.port = sim->topo.neighbour_port[idx];
+            ev.router = (uint32_t)topology_peer_router(peer);
+            ev.port = (uint8_t)topology_peer_port(peer);
             ev.vc = pk->vc;
             when = now + latency;
         }
@@ -492,8 +492,7 @@ void router_prefetch_allocate(const struct sim *sim, int router, int stage)
             }
         }
         /* The upstream router's address, read when the packet leaves (credit return). */
-        __builtin_prefetch(&sim->topo.neighbour[port_base + (uint32_t)in]);
-        __builtin_prefetch(&sim->topo.neighbour_port[port_base + (uint32_t)in]);
+        __builtin_prefetch(&sim->topo.peer[port_base + (uint32_t)in]);
     }
 }
 
@@ -512,8 +511,7 @@ void router_prefetch_send(const struct sim *sim, int router, int stage)
         if (ps->output.head_ready > now)
             continue;
         __builtin_prefetch(sim_packet(sim, ps->output.head_packet), 1);
-        __builtin_prefetch(&sim->topo.neighbour[ps - sim->ports]);
-        __builtin_prefetch(&sim->topo.neighbour_port[ps - sim->ports]);
+        __builtin_prefetch(&sim->topo.peer[ps - sim->ports]);
         unsigned next = ps->output.head + 1u == sim->output_capacity ? 0 : ps->output.head + 1u;
         __builtin_prefetch(&sim->slots[ps->output.base + next]);
     }

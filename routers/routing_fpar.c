@@ -120,7 +120,7 @@ static void fpar_candidates(struct route_ctx *ctx, const struct packet *pk, int 
     const struct fpar_params *fp = ctx->env->params;
     const struct router_view *view = route_adaptive_view(ctx);
     int router = ctx->router, n = 0, threshold = fp->threshold;
-    const int32_t *neighbour = &t->neighbour[topology_port_base(t, router)];
+    const uint32_t *peer = &t->peer[topology_port_base(t, router)];
     int entries[PORT_CLASSES]; /* the ladder entry of a hop, by the port's class */
     for (int cls = 0; cls < PORT_CLASSES; cls++)
         entries[cls] = ladder_next(ladder, pk->ladder_pos, (enum port_class)cls);
@@ -131,7 +131,7 @@ static void fpar_candidates(struct route_ctx *ctx, const struct packet *pk, int 
         if (entry < 0)
             continue;
         int local, global, vc = ladder->vc[entry];
-        topology_min_hops(t, neighbour[port], dst, &local, &global);
+        topology_min_hops(t, topology_peer_router(peer[port]), dst, &local, &global);
         int rank = 1 + local + global;
         if (rank >= FPAR_RANKS)
             rank = FPAR_RANKS - 1;

@@ -61,8 +61,8 @@ static uint32_t test_inv_arrival(struct sim *sim, int router, int port, int vc, 
                        .vc = (uint8_t)vc,
                        .kind = EVENT_ARRIVAL};
     CU_ASSERT_EQUAL_FATAL(event_wheel_push(&sim->wheel, sim->cycle + delay, &ev), 0);
-    int idx = router * sim->topo.radix + port;
-    int up = sim_vc_index(sim, sim->topo.neighbour[idx], sim->topo.neighbour_port[idx], vc);
+    int up = sim_vc_index(sim, topology_neighbour(&sim->topo, router, port),
+                          topology_neighbour_port(&sim->topo, router, port), vc);
     sim->credits[up] -= sim->packet_size;
     return index;
 }
@@ -130,7 +130,8 @@ static void test_inv_event_horizon(void)
 {
     struct sim_config cfg;
     struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=min");
-    int local = topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], global = topology_kind_of(&sim->topo, 0)->first[PORT_GLOBAL];
+    int local = topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL],
+        global = topology_kind_of(&sim->topo, 0)->first[PORT_GLOBAL];
     int latency = cfg.links.local_latency, glatency = cfg.links.global_latency;
     int tail = sim->packet_size - cfg.router.latency + 1;
     int credit = latency + (tail > sim->xbar_cycles ? tail : sim->xbar_cycles);
@@ -184,7 +185,8 @@ static void test_inv_ladder_strict(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct sim_config cfg;
         struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=min");
-        int port = cases[i].global ? topology_kind_of(&sim->topo, 0)->first[PORT_GLOBAL] : topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL];
+        int port = cases[i].global ? topology_kind_of(&sim->topo, 0)->first[PORT_GLOBAL]
+                                   : topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL];
         uint32_t index = test_inv_arrival(sim, 0, port, cases[i].vc, cases[i].ladder_pos, 1);
         char expected[160];
         snprintf(expected, sizeof expected,
@@ -209,7 +211,8 @@ static void test_inv_ladder_olm_reuse(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct sim_config cfg;
         struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=in_transit");
-        test_inv_arrival(sim, 0, topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], cases[i].vc, cases[i].ladder_pos, 1);
+        test_inv_arrival(sim, 0, topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], cases[i].vc,
+                         cases[i].ladder_pos, 1);
         if (cases[i].ok)
             test_inv_expect_ok(sim, "OLM reuse");
         else
@@ -244,7 +247,9 @@ static struct packet *test_inv_find(struct sim *sim, int cls, int *router, int *
 {
     for (int r = 0; r < sim->topo.routers; r++)
         for (int p = 0; p < sim->topo.radix; p++)
-            for (int v = 0; v < sim_layout_of(sim, r)->port_vcs[p] && (int)sim_port_class(sim, r, p) == cls; v++) {
+            for (int v = 0;
+                 v < sim_layout_of(sim, r)->port_vcs[p] && (int)sim_port_class(sim, r, p) == cls;
+                 v++) {
                 const struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, p, v)];
                 if (!ring->count)
                     continue;

@@ -225,19 +225,18 @@ static struct cascade_link_end cascade_link(int groups, const int *order, const 
 static void cascade_wire_local(struct topology *t, const struct cascade *c, int r)
 {
     int g = t->router_group[r], i = r - t->group_first_router[g];
-    uint32_t base = t->port_base[r];
     int row = cascade_row(c, i), col = cascade_col(c, i);
     for (int other = 0; other < c->cols; other++)
         for (int k = 0; other != col && k < c->row_links; k++) {
             int j = row * c->cols + other, port = cascade_row_port(c, i, other, k);
-            t->neighbour[base + (uint32_t)port] = t->group_first_router[g] + j;
-            t->neighbour_port[base + (uint32_t)port] = (uint8_t)cascade_row_port(c, j, col, k);
+            topology_connect(t, r, port, t->group_first_router[g] + j,
+                             cascade_row_port(c, j, col, k));
         }
     for (int other = 0; other < c->rows; other++)
         for (int k = 0; other != row && k < c->col_links; k++) {
             int j = other * c->cols + col, port = cascade_col_port(c, i, other, k);
-            t->neighbour[base + (uint32_t)port] = t->group_first_router[g] + j;
-            t->neighbour_port[base + (uint32_t)port] = (uint8_t)cascade_col_port(c, j, row, k);
+            topology_connect(t, r, port, t->group_first_router[g] + j,
+                             cascade_col_port(c, j, row, k));
         }
 }
 
@@ -277,10 +276,10 @@ static int cascade_wire(struct topology *t, struct cascade *c)
         c->link_entry[slot] = end.far_link / c->h;
         for (int g = 0; g < G; g++) {
             int r = t->group_first_router[g] + l / c->h;
-            uint32_t port = t->port_base[r] + (uint32_t)c->link_port[slot];
             int far_group = (g + end.offset) % G;
-            t->neighbour[port] = t->group_first_router[far_group] + end.far_link / c->h;
-            t->neighbour_port[port] = (uint8_t)(c->first_global_port + end.far_link % c->h);
+            topology_connect(t, r, c->link_port[slot],
+                             t->group_first_router[far_group] + end.far_link / c->h,
+                             c->first_global_port + end.far_link % c->h);
         }
     }
     free(fill);

@@ -92,20 +92,16 @@ static void dragonfly_wire(struct topology *t, const struct dragonfly *df)
     int p = df->p, a = df->a, h = df->h, G = t->groups;
     for (int r = 0; r < t->routers; r++) {
         int g = r / a, i = r % a;
-        uint32_t base = t->port_base[r];
         for (int j = 0; j < a; j++) {
             if (j == i)
                 continue;
             int port = dragonfly_local_port(p, i, j);
-            t->neighbour[base + (uint32_t)port] = g * a + j;
-            t->neighbour_port[base + (uint32_t)port] = (uint8_t)dragonfly_local_port(p, j, i);
+            topology_connect(t, r, port, g * a + j, dragonfly_local_port(p, j, i));
         }
         for (int k = 0; k < h; k++) {
             int d = dragonfly_link_target(df->arrangement, G, g, i * h + k);
             int back = dragonfly_link_index(df->arrangement, G, d, g);
-            uint32_t port = (uint32_t)(p + a - 1 + k);
-            t->neighbour[base + port] = d * a + back / h;
-            t->neighbour_port[base + port] = (uint8_t)(p + a - 1 + back % h);
+            topology_connect(t, r, p + a - 1 + k, d * a + back / h, p + a - 1 + back % h);
         }
     }
 }

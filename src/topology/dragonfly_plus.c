@@ -245,8 +245,7 @@ static void dragonfly_plus_global_far(const struct dragonfly_plus *df, int g, in
 
 static void dragonfly_plus_connect(struct topology *t, int r, int port, int far, int far_port)
 {
-    t->neighbour[t->port_base[r] + (uint32_t)port] = far;
-    t->neighbour_port[t->port_base[r] + (uint32_t)port] = (uint8_t)far_port;
+    topology_connect(t, r, port, far, far_port);
 }
 
 static void dragonfly_plus_wire(struct topology *t, const struct dragonfly_plus *df)

@@ -67,8 +67,7 @@ void topology_free(struct topology *t)
     free(t->first_node);
     free(t->port_base);
     free(t->group_first_router);
-    free(t->neighbour);
-    free(t->neighbour_port);
+    free(t->peer);
     free(t->node_router);
     memset(t, 0, sizeof *t);
 }
@@ -127,14 +126,13 @@ int topology_layout(struct topology *t)
     t->uniform_radix = t->n_kinds == 1 ? t->kinds[0].radix : 0;
     if (node != t->nodes)
         return -1;
-    t->neighbour = malloc(ports * sizeof *t->neighbour);
-    t->neighbour_port = malloc(ports);
-    if (!t->neighbour || !t->neighbour_port)
+    if (t->routers >= TOPOLOGY_MAX_ROUTERS)
         return -1;
-    for (uint32_t i = 0; i < ports; i++) {
-        t->neighbour[i] = -1;
-        t->neighbour_port[i] = 0xff;
-    }
+    t->peer = malloc(ports * sizeof *t->peer);
+    if (!t->peer)
+        return -1;
+    for (uint32_t i = 0; i < ports; i++)
+        t->peer[i] = TOPOLOGY_NO_PEER;
     return 0;
 }
 
