@@ -4,6 +4,7 @@
 #ifndef DFSIM_EVENT_WHEEL_H
 #define DFSIM_EVENT_WHEEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum event_kind { EVENT_ARRIVAL, EVENT_CREDIT, EVENT_DELIVERY };
@@ -32,24 +33,18 @@ int event_wheel_init(struct event_wheel *w, uint32_t max_delay);
 void event_wheel_free(struct event_wheel *w);
 /* Doubles a full bucket's room; 0 or -1 (memory). */
 int event_wheel_grow(struct event_bucket *b);
-/* Schedules ev at cycle `when` (now < when <= now + max_delay). Returns 0 or -1 (memory).
- * Inline: every hop of every packet pushes two events, and a call costs more than the push. */
-static inline int event_wheel_push(struct event_wheel *w, uint64_t when, const struct event *ev)
+/* Schedules an event at cycle `when` (now < when <= now + max_delay): returns its slot, for
+ * the caller to fill in every field, or NULL (memory). Inline: every hop of every packet adds
+ * two events, and a call costs more than the addition. The caller writes the fields into the
+ * slot: an event assembled elsewhere and copied was built on the stack from byte-wide stores
+ * and read back wider, a store-forwarding stall on every hop. */
+static inline struct event *event_wheel_add(struct event_wheel *w, uint64_t when)
 {
     struct event_bucket *b = &w->buckets[when & w->mask];
     if (b->count == b->capacity && event_wheel_grow(b))
-        return -1;
-    /* Field by field: a whole-struct copy makes the compiler assemble the event on the stack
-     * from byte-wide stores and read it back wider, a store-forwarding stall on every push. */
-    struct event *slot = &b->events[b->count++];
-    slot->packet = ev->packet;
-    slot->router = ev->router;
-    slot->port = ev->port;
-    slot->vc = ev->vc;
-    slot->kind = ev->kind;
-    slot->unused = 0;
+        return NULL;
     w->pending++;
-    return 0;
+    return &b->events[b->count++];
 }
 /* The bucket of cycle `now`: process its events in order, then call event_wheel_clear. */
 static inline struct event_bucket *event_wheel_bucket(struct event_wheel *w, uint64_t now)

@@ -167,12 +167,15 @@ static void router_return_credit(struct sim *sim, const struct sim_layout *layou
 {
     const struct topology *t = &sim->topo;
     uint32_t peer = t->peer[topology_port_base(t, router) + (uint32_t)in];
-    struct event ev = {.router = (uint32_t)topology_peer_router(peer),
-                       .port = (uint8_t)topology_peer_port(peer),
-                       .vc = (uint8_t)vc,
-                       .kind = EVENT_CREDIT};
-    if (event_wheel_push(&sim->wheel, when + (uint64_t)layout->port_latency[in], &ev))
+    struct event *ev = event_wheel_add(&sim->wheel, when + (uint64_t)layout->port_latency[in]);
+    if (!ev) {
         sim->status = SIM_NOMEM;
+        return;
+    }
+    *ev = (struct event){.router = (uint32_t)topology_peer_router(peer),
+                         .port = (uint8_t)topology_peer_port(peer),
+                         .vc = (uint8_t)vc,
+                         .kind = EVENT_CREDIT};
 }
 
 /* The hop's bookkeeping on the packet: counters, minimality, the routing state it commits. */
@@ -423,21 +426,25 @@ void router_send(struct sim *sim, int router)
         pk->mark_cycle = (uint32_t)now;
         uint64_t latency = (uint64_t)layout->port_latency[out];
         pk->tail_cycle = (uint32_t)(tail_sent + latency); /* downstream */
-        struct event ev = {.packet = index};
-        uint64_t when;
         if (cls == PORT_NODE) {
-            ev.kind = EVENT_DELIVERY; /* when the tail reaches the node */
-            when = tail_sent + latency;
+            /* Delivered when the tail reaches the node. */
+            struct event *ev = event_wheel_add(&sim->wheel, tail_sent + latency);
+            if (ev)
+                *ev = (struct event){.packet = index, .kind = EVENT_DELIVERY};
+            else
+                sim->status = SIM_NOMEM;
         } else {
             uint32_t peer = sim->topo.peer[port_base + (uint32_t)out];
-            ev.kind = EVENT_ARRIVAL;
-            ev.router = (uint32_t)topology_peer_router(peer);
-            ev.port = (uint8_t)topology_peer_port(peer);
-            ev.vc = pk->vc;
-            when = now + latency;
+            struct event *ev = event_wheel_add(&sim->wheel, now + latency);
+            if (ev)
+                *ev = (struct event){.packet = index,
+                                     .router = (uint32_t)topology_peer_router(peer),
+                                     .port = (uint8_t)topology_peer_port(peer),
+                                     .vc = pk->vc,
+                                     .kind = EVENT_ARRIVAL};
+            else
+                sim->status = SIM_NOMEM;
         }
-        if (event_wheel_push(&sim->wheel, when, &ev))
-            sim->status = SIM_NOMEM;
         sim->last_progress_cycle = now;
     }
     rs->send_wake = wake;

@@ -55,12 +55,13 @@ static uint32_t test_inv_arrival(struct sim *sim, int router, int port, int vc, 
     struct packet *pk = sim_packet(sim, index);
     pk->vc = (uint8_t)vc;
     pk->ladder_pos = (uint8_t)ladder_pos;
-    struct event ev = {.packet = index,
-                       .router = (uint32_t)router,
-                       .port = (uint8_t)port,
-                       .vc = (uint8_t)vc,
-                       .kind = EVENT_ARRIVAL};
-    CU_ASSERT_EQUAL_FATAL(event_wheel_push(&sim->wheel, sim->cycle + delay, &ev), 0);
+    struct event *ev = event_wheel_add(&sim->wheel, sim->cycle + delay);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+    *ev = (struct event){.packet = index,
+                         .router = (uint32_t)router,
+                         .port = (uint8_t)port,
+                         .vc = (uint8_t)vc,
+                         .kind = EVENT_ARRIVAL};
     int up = sim_vc_index(sim, topology_neighbour(&sim->topo, router, port),
                           topology_neighbour_port(&sim->topo, router, port), vc);
     sim->credits[up] -= sim->packet_size;
@@ -70,9 +71,10 @@ static uint32_t test_inv_arrival(struct sim *sim, int router, int port, int vc, 
 /* A credit on its way back to (router, output port, vc), due after `delay` cycles. */
 static void test_inv_credit(struct sim *sim, int router, int port, int vc, uint32_t delay)
 {
-    struct event ev = {
+    struct event *ev = event_wheel_add(&sim->wheel, sim->cycle + delay);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+    *ev = (struct event){
         .router = (uint32_t)router, .port = (uint8_t)port, .vc = (uint8_t)vc, .kind = EVENT_CREDIT};
-    CU_ASSERT_EQUAL_FATAL(event_wheel_push(&sim->wheel, sim->cycle + delay, &ev), 0);
     sim->credits[sim_vc_index(sim, router, port, vc)] -= sim->packet_size;
 }
 
