@@ -157,8 +157,8 @@ static void test_min_consecutive_bound(void)
                         "sim.warmup_cycles=3000", "sim.measure_cycles=5000"};
     struct run run;
     run_config(&run, ov, (int)(sizeof ov / sizeof ov[0]));
-    double bound =
-        (double)run.cfg.topology.h / (test_setting_int(&run.cfg, "topology.a") * run.cfg.topology.p);
+    double bound = (double)run.cfg.topology.h /
+                   (test_setting_int(&run.cfg, "topology.a") * run.cfg.topology.p);
     printf("\n    MIN ADVc accepted %.4f, bound h/(a*p) = %.4f\n", run.res.accepted, bound);
     CU_ASSERT(run.res.accepted <= bound * 1.01);
     CU_ASSERT(run.res.accepted >= bound * 0.84);
@@ -291,11 +291,46 @@ static void test_output_head_never_waits_for_credits(void)
     sim_destroy(sim);
 }
 
+/* The Bernoulli sources scan nodes with rng_bernoulli_first: it must find the successes that
+ * one rng_bernoulli per node finds, and leave the stream where those draws leave it. */
+static void test_bernoulli_first(void)
+{
+    const double probabilities[] = {0.0, 0.05, 0.5, 1.0};
+    for (size_t i = 0; i < sizeof probabilities / sizeof probabilities[0]; i++) {
+        uint64_t threshold = rng_probability_threshold(probabilities[i]);
+        struct rng scan, each;
+        rng_seed(&scan, 7, 1);
+        each = scan;
+        enum { NODES = 1000 };
+        int successes = 0;
+        /* Several cycles of NODES trials, as sim_generate runs them. */
+        for (int cycle = 0; cycle < 20; cycle++) {
+            int expected = 0;
+            for (int n = rng_bernoulli_first(&scan, threshold, 0, NODES); n < NODES;
+                 n = rng_bernoulli_first(&scan, threshold, n + 1, NODES)) {
+                for (; expected < n; expected++)
+                    CU_ASSERT_FALSE_FATAL(rng_bernoulli(&each, threshold));
+                CU_ASSERT_TRUE_FATAL(rng_bernoulli(&each, threshold));
+                expected++;
+                successes++;
+            }
+            for (; expected < NODES; expected++)
+                CU_ASSERT_FALSE_FATAL(rng_bernoulli(&each, threshold));
+            CU_ASSERT_EQUAL_FATAL(memcmp(&scan, &each, sizeof scan), 0);
+        }
+        /* The probability is honoured: none, all, or about p of 20,000 trials. */
+        double rate = successes / (20.0 * NODES);
+        CU_ASSERT_DOUBLE_EQUAL(rate, probabilities[i], 0.02);
+    }
+}
+
 int test_sim_register(void)
 {
     CU_pSuite s = CU_add_suite("sim", NULL, NULL);
     if (!s)
         return -1;
+    CU_add_test(s, "Bernoulli sources: rng_bernoulli_first draws as one trial per node",
+                test_bernoulli_first);
     CU_add_test(s, "conservation and credits every cycle, UN 0.9", test_conservation_uniform);
     CU_add_test(s, "conservation and credits every cycle, ADV+1 0.5",
                 test_conservation_adversarial);
