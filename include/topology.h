@@ -15,7 +15,8 @@ struct sim_config;
 
 #define TOPOLOGY_MAX_RADIX 64 /* port sets are 64-bit masks */
 /* topology.peer packs a router in 24 bits; a radix of at most 64 keeps every kind's networks
- * far below (a dragonfly has at most 64 * (64 * 64 + 1) routers). */
+ * below (a dragonfly has at most 64 * (64 * 64 + 1) routers, a cascade about 5.5 M); beyond,
+ * topology_layout fails. */
 #define TOPOLOGY_MAX_ROUTERS (1 << 24)
 #define TOPOLOGY_NO_PEER UINT32_MAX
 #define TOPOLOGY_MAX_KINDS 4 /* router kinds of one network (leaf and spine, ...) */

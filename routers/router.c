@@ -426,24 +426,21 @@ void router_send(struct sim *sim, int router)
         pk->mark_cycle = (uint32_t)now;
         uint64_t latency = (uint64_t)layout->port_latency[out];
         pk->tail_cycle = (uint32_t)(tail_sent + latency); /* downstream */
-        if (cls == PORT_NODE) {
-            /* Delivered when the tail reaches the node. */
-            struct event *ev = event_wheel_add(&sim->wheel, tail_sent + latency);
-            if (ev)
-                *ev = (struct event){.packet = index, .kind = EVENT_DELIVERY};
-            else
-                sim->status = SIM_NOMEM;
+        /* A delivery when the tail reaches the node, an arrival when the head reaches the
+         * next router. */
+        struct event *ev =
+            event_wheel_add(&sim->wheel, (cls == PORT_NODE ? tail_sent : now) + latency);
+        if (!ev) {
+            sim->status = SIM_NOMEM;
+        } else if (cls == PORT_NODE) {
+            *ev = (struct event){.packet = index, .kind = EVENT_DELIVERY};
         } else {
             uint32_t peer = sim->topo.peer[port_base + (uint32_t)out];
-            struct event *ev = event_wheel_add(&sim->wheel, now + latency);
-            if (ev)
-                *ev = (struct event){.packet = index,
-                                     .router = (uint32_t)topology_peer_router(peer),
-                                     .port = (uint8_t)topology_peer_port(peer),
-                                     .vc = pk->vc,
-                                     .kind = EVENT_ARRIVAL};
-            else
-                sim->status = SIM_NOMEM;
+            *ev = (struct event){.packet = index,
+                                 .router = (uint32_t)topology_peer_router(peer),
+                                 .port = (uint8_t)topology_peer_port(peer),
+                                 .vc = pk->vc,
+                                 .kind = EVENT_ARRIVAL};
         }
         sim->last_progress_cycle = now;
     }
