@@ -362,7 +362,8 @@ static void sim_generate(struct sim *sim)
 {
     uint64_t threshold = sim->generation_threshold;
     int nodes = sim->topo.nodes;
-    /* A local copy of the stream keeps its state in registers (sim may alias it). */
+    /* A local copy of the stream (sim may alias it); rng_bernoulli_first keeps it in registers
+     * between successes. */
     struct rng rng = sim->traffic_rng;
     for (int n = rng_bernoulli_first(&rng, threshold, 0, nodes); n < nodes;
          n = rng_bernoulli_first(&rng, threshold, n + 1, nodes)) {

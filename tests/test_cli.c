@@ -193,7 +193,7 @@ static void test_cli_unwritable_output(void)
  * stays silent when it does not. */
 static void test_cli_run_warns_of_slow_crossbar(void)
 {
-    char args[512], out[4096];
+    char args[512], out[TEST_CLI_OUT]; /* test_cli_run fills up to TEST_CLI_OUT bytes */
     snprintf(args, sizeof args,
              "run conf/default.cfg -o %s/xbar.json --set links.bandwidth_node=3 " TEST_CLI_FAST,
              test_cli_dir);
