@@ -20,10 +20,10 @@ enum { JOB_STREAM_PLACEMENT = 100, JOB_STREAM_TRAFFIC = 200, JOB_STREAM_MOTIF = 
 
 struct job_plan {
     struct placement_machine machine;
-    int32_t *router_nodes;                /* [routers]: the machine's node counts */
-    int32_t *router_first_node;           /* [routers] */
-    int32_t *rank_node[CONFIG_MAX_JOBS];  /* [job][rank] */
-    bool *taken;                          /* [nodes]: nodes of some job */
+    int32_t *router_nodes;               /* [routers]: the machine's node counts */
+    int32_t *router_first_node;          /* [routers] */
+    int32_t *rank_node[CONFIG_MAX_JOBS]; /* [job][rank] */
+    bool *taken;                         /* [nodes]: nodes of some job */
 };
 
 /* Places every job of cfg on network t. Returns 0, or -1 with issue (key "jobs.NAME.KEY"). */
@@ -33,6 +33,9 @@ void job_plan_free(struct job_plan *plan);
 
 /* Packets of a message of `bytes` (at least one: a zero-byte message still travels). */
 uint64_t job_message_packets(const struct sim_config *cfg, uint64_t bytes);
+/* The load an open-loop job offers, phits/(node*cycle): its load, or a periodic job's message
+ * every interval_cycles (the rate interval_cycles sets when given). */
+double job_offered_load(const struct sim_config *cfg, const struct config_job *job);
 /* A motif job's parameters, and an open-loop job's process and pattern parameters. */
 void job_motif_params(const struct config_job *job, struct motif_params *out);
 void job_injection_params(const struct sim_config *cfg, const struct config_job *job,

@@ -46,6 +46,7 @@ struct rank_pattern {
     const int32_t *rank_node;                /* [nranks]: the job's placement */
     const struct placement_machine *machine; /* what group_pair needs to know each rank's group */
     void *state;                             /* the plug-in's tables */
+    const char *fault_key; /* init's failure: the job key at fault ("offset"); NULL: nodes */
 };
 
 extern const struct rank_pattern_ops *const rank_pattern_registry[]; /* NULL-terminated */
@@ -54,8 +55,7 @@ const char *const *rank_pattern_names(void);
 int rank_pattern_count(void);
 
 extern const struct rank_pattern_ops rank_pattern_uniform, rank_pattern_permutation,
-    rank_pattern_tornado, rank_pattern_incast, rank_pattern_group_pair,
-    rank_pattern_fanout;
+    rank_pattern_tornado, rank_pattern_incast, rank_pattern_group_pair, rank_pattern_fanout;
 
 /* Sets up a job's pattern over its nranks (>= 2) ranks placed at rank_node on machine m (both
  * kept by pointer, and read only by patterns that need them: group_pair). Draws once from rng

@@ -55,6 +55,7 @@ struct motif_instance {
     uint32_t steps;           /* per iteration: set by init */
     int max_sends, max_recvs; /* most entries one rank has in one step: set by init */
     void *state;
+    const char *fault_key; /* init's failure: the job key at fault ("root", "dims"); NULL: nodes */
 };
 
 struct motif_ops {
@@ -92,7 +93,7 @@ extern const struct motif_ops motif_pingpong, motif_alltoall, motif_allreduce, m
 /* For grid motifs: the process grid of `want` dimensions, from params.dims when given (their
  * product must be nranks) or else the most balanced factorisation of nranks, largest first
  * (as MPI_Dims_create). Returns 0, or -1 with err naming the motif. */
-int motif_grid(const struct motif_instance *mi, const char *motif, int want, int *dims, char *err,
+int motif_grid(struct motif_instance *mi, const char *motif, int want, int *dims, char *err,
                size_t err_len);
 
 /* ---- the engine ------------------------------------------------------------------------- */
@@ -105,9 +106,11 @@ typedef void (*motif_send_fn)(void *ctx, int32_t src_rank, int32_t dst_rank, uin
                               uint32_t tag);
 
 /* A run of motif ops over nranks ranks; seed feeds the motif's random stream. Checks the
- * params ("pingpong needs an even number of ranks ..."). NULL with err on failure. */
+ * params ("pingpong needs an even number of ranks ..."). NULL with err on failure, and in
+ * *fault_key (when not NULL) the job key at fault: "nodes", "iterations", "root", "dims". */
 struct motif_run *motif_run_create(const struct motif_ops *ops, const struct motif_params *p,
-                                   int nranks, uint64_t seed, char *err, size_t err_len);
+                                   int nranks, uint64_t seed, char *err, size_t err_len,
+                                   const char **fault_key);
 void motif_run_destroy(struct motif_run *m);
 
 /* Every rank begins iteration 0 at cycle now, with its compute phase. */

@@ -36,6 +36,13 @@ struct placement_params {
     const char *base_dir; /* the config's folder; NULL or "" = the working directory */
 };
 
+/* Why a placement failed: a one-line message and the job key at fault, "nodes" unless the
+ * placement names another of its keys (first_node, groups, per_router, allocation_file). */
+struct placement_error {
+    char text[512];
+    const char *key;
+};
+
 struct placement_ops {
     const char *name;    /* as written in configs */
     const char *summary; /* one line for the README */
@@ -43,9 +50,11 @@ struct placement_ops {
      * the others). */
     const char *const *keys;
     /* Fills rank_node[0 .. p->nodes - 1] with distinct nodes not in `taken` (the caller has
-     * checked that p->nodes free nodes exist). Returns 0, or -1 with err filled. */
+     * checked that p->nodes free nodes exist). Returns 0, or -1 with err's text filled (and
+     * its key, when not "nodes"). */
     int (*place)(const struct placement_machine *m, const struct placement_params *p,
-                 const bool *taken, struct rng *rng, int32_t *rank_node, char *err, size_t err_len);
+                 const bool *taken, struct rng *rng, int32_t *rank_node,
+                 struct placement_error *err);
 };
 
 extern const struct placement_ops *const placement_registry[]; /* NULL-terminated */
@@ -60,10 +69,10 @@ extern const struct placement_ops placement_contiguous, placement_random_nodes,
  * nodes but only 500 are free"), runs the placement, and marks its nodes in `taken`
  * ([m->nodes]; jobs never share a node). rank_node gets p->nodes entries. Random placements
  * draw from rng only (the caller seeds it from sim.seed and the job's index). Returns 0, or -1
- * with a one-line message in err (taken unchanged). */
+ * with a one-line message and the key at fault in err (taken unchanged). */
 int placement_place(const struct placement_ops *ops, const struct placement_machine *m,
                     const struct placement_params *p, bool *taken, struct rng *rng,
-                    int32_t *rank_node, char *err, size_t err_len);
+                    int32_t *rank_node, struct placement_error *err);
 
 /* One past the highest node of a placement: the default first_node of the next contiguous
  * job. */

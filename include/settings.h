@@ -175,6 +175,9 @@ int settings_find_element(const struct settings_list *list, int i, const char *k
 /* Element i's struct in cfg, and the number of elements. */
 void *settings_element(struct sim_config *cfg, const struct settings_list *list, int i);
 int settings_list_count(const struct sim_config *cfg, const struct settings_list *list);
+/* The element of list called `name` in cfg, or -1. */
+int settings_element_named(const struct sim_config *cfg, const struct settings_list *list,
+                           const char *name);
 /* Writes the defaults of every setting of element i. */
 void settings_fill_element(struct sim_config *cfg, const struct settings_list *list, int i);
 bool settings_is_group(const char *name);

@@ -23,7 +23,7 @@
 #include "topology.h"
 #include "traffic.h"
 
-#define CONFIG_PROBLEM_LEN 640
+#define CONFIG_PROBLEM_LEN 700
 #define CONFIG_MAX_ORIGINS 512
 
 #if defined(DFSIM_TEST) || defined(DFSIM_FUZZ)
@@ -51,8 +51,7 @@ static const struct setting config_sim_rows[] = {
                    SETTING_UNBOUNDED_INT64,
                    "watchdog: stop (exit 3) if packets are in flight, none moved this long and "
                    "nothing is on a link (at least router.latency + 2 * packet_size + 1)"),
-    SETTING_NUMBER(struct config_sim, SETTING_INT64, "max_cycles", max_cycles, 2000000, 1,
-                   INT_MAX,
+    SETTING_NUMBER(struct config_sim, SETTING_INT64, "max_cycles", max_cycles, 2000000, 1, INT_MAX,
                    "with closed-loop jobs: the run ends when they all finished, or here (it "
                    "says it was capped)"),
     SETTING_BOOL_ROW(struct config_sim, "isolate", isolate, 0,
@@ -67,9 +66,8 @@ static const struct setting config_links_rows[] = {
                     "cycles of a global (inter-group) link"),
     SETTING_INT_ROW(struct config_links, "injection_latency", injection_latency, 1, 1, 1000000,
                     "cycles of the node-router links (injection and ejection)"),
-    SETTING_NUMBER(struct config_links, SETTING_DOUBLE, "bandwidth_node", bandwidth_node, 1,
-                   0.001, LINK_RATE_MAX,
-                   "phits per cycle of the node-router links (at most 3 decimals)"),
+    SETTING_NUMBER(struct config_links, SETTING_DOUBLE, "bandwidth_node", bandwidth_node, 1, 0.001,
+                   LINK_RATE_MAX, "phits per cycle of the node-router links (at most 3 decimals)"),
     SETTING_NUMBER(struct config_links, SETTING_DOUBLE, "bandwidth_local", bandwidth_local, 1,
                    0.001, LINK_RATE_MAX, "phits per cycle of a local link (at most 3 decimals)"),
     SETTING_NUMBER(struct config_links, SETTING_DOUBLE, "bandwidth_global", bandwidth_global, 1,
@@ -132,14 +130,18 @@ static const struct setting config_vcs_rows[] = {
 };
 
 #define CONFIG_CORE_TABLE(NAME, GROUP, ROWS)                                                       \
-    static const struct setting_table NAME = {GROUP, NULL, ROWS,                                   \
-                                              (int)(sizeof ROWS / sizeof ROWS[0]), 0, NULL};       \
+    static const struct setting_table NAME = {                                                     \
+        GROUP, NULL, ROWS, (int)(sizeof ROWS / sizeof ROWS[0]), 0, NULL};                          \
     static const struct setting_table *const NAME##s[] = {&NAME, NULL}
 
 CONFIG_CORE_TABLE(config_sim_table, "sim", config_sim_rows);
 static const struct setting_table config_links_table = {
-    "links", NULL, config_links_rows,
-    (int)(sizeof config_links_rows / sizeof config_links_rows[0]), 0, config_links_check};
+    "links",
+    NULL,
+    config_links_rows,
+    (int)(sizeof config_links_rows / sizeof config_links_rows[0]),
+    0,
+    config_links_check};
 static const struct setting_table *const config_links_tables[] = {&config_links_table, NULL};
 CONFIG_CORE_TABLE(config_buffers_table, "buffers", config_buffers_rows);
 CONFIG_CORE_TABLE(config_router_table, "router", config_router_rows);
@@ -157,15 +159,19 @@ static const struct setting_plugins config_traffic_plugins[] = {
     {pattern_count, pattern_settings_at}, {NULL, NULL}};
 
 #define CONFIG_GROUP(NAME, FIELD, TABLES)                                                          \
-    static const struct settings_group NAME = {#FIELD, offsetof(struct sim_config, FIELD), 0,       \
-                                               false, TABLES, NULL}
+    static const struct settings_group NAME = {                                                    \
+        #FIELD, offsetof(struct sim_config, FIELD), 0, false, TABLES, NULL}
 #define CONFIG_PLUGIN_GROUP(NAME, FIELD, STRUCT, TABLES, PLUGINS)                                  \
-    static const struct settings_group NAME = {#FIELD, offsetof(struct sim_config, FIELD),          \
-                                               offsetof(STRUCT, params), true, TABLES, PLUGINS}
+    static const struct settings_group NAME = {#FIELD,                                             \
+                                               offsetof(struct sim_config, FIELD),                 \
+                                               offsetof(STRUCT, params),                           \
+                                               true,                                               \
+                                               TABLES,                                             \
+                                               PLUGINS}
 
 CONFIG_GROUP(config_group_sim, sim, config_sim_tables);
-CONFIG_PLUGIN_GROUP(config_group_topology, topology, struct config_topology,
-                    config_topology_tables, config_topology_plugins);
+CONFIG_PLUGIN_GROUP(config_group_topology, topology, struct config_topology, config_topology_tables,
+                    config_topology_plugins);
 CONFIG_GROUP(config_group_links, links, config_links_tables);
 CONFIG_GROUP(config_group_buffers, buffers, config_buffers_tables);
 CONFIG_GROUP(config_group_router, router, config_router_tables);
@@ -175,10 +181,15 @@ CONFIG_PLUGIN_GROUP(config_group_routing, routing, struct config_routing, config
 CONFIG_PLUGIN_GROUP(config_group_traffic, traffic, struct config_traffic, config_traffic_tables,
                     config_traffic_plugins);
 
-static const struct settings_list config_list_jobs = {
-    "jobs",           offsetof(struct sim_config, jobs), offsetof(struct sim_config, n_jobs),
-    sizeof(struct config_job), CONFIG_MAX_JOBS,  "name",
-    job_config_tables, job_config_reads, job_config_check_all};
+static const struct settings_list config_list_jobs = {"jobs",
+                                                      offsetof(struct sim_config, jobs),
+                                                      offsetof(struct sim_config, n_jobs),
+                                                      sizeof(struct config_job),
+                                                      CONFIG_MAX_JOBS,
+                                                      "name",
+                                                      job_config_tables,
+                                                      job_config_reads,
+                                                      job_config_check_all};
 
 const struct settings_list *const settings_lists[] = {&config_list_jobs, NULL};
 
@@ -454,17 +465,16 @@ static int config_type_error(const struct config_target *t, const struct config_
         settings_names_text(t->ref.row, list, sizeof list);
         snprintf(names, sizeof names, " (one of: %s)", list);
     }
-    snprintf(problem, len, "%s: expected %s%s, got %s", t->key,
-             expected[t->ref.row->type], names, got);
+    snprintf(problem, len, "%s: expected %s%s, got %s", t->key, expected[t->ref.row->type], names,
+             got);
     return -1;
 }
 
 static void config_range_text(const struct setting *row, bool too_big, char *buf, size_t len)
 {
-    bool unbounded =
-        ((row->type == SETTING_INT || row->type == SETTING_INT_LIST) &&
-         row->max >= SETTING_UNBOUNDED_INT && !too_big) ||
-        (row->type == SETTING_INT64 && row->max >= SETTING_UNBOUNDED_INT64);
+    bool unbounded = ((row->type == SETTING_INT || row->type == SETTING_INT_LIST) &&
+                      row->max >= SETTING_UNBOUNDED_INT && !too_big) ||
+                     (row->type == SETTING_INT64 && row->max >= SETTING_UNBOUNDED_INT64);
     if (row->type == SETTING_DOUBLE)
         snprintf(buf, len, "a number in [%.15g, %.15g]", row->min, row->max);
     else if (unbounded)
@@ -497,8 +507,8 @@ static int config_check_int(const struct config_target *t, long long i, char *pr
     return config_range_error(t, value, (double)i > t->ref.row->max, problem, len);
 }
 
-static int config_store_int(const struct config_target *t, const struct config_value *v, char *field,
-                            char *problem, size_t len)
+static int config_store_int(const struct config_target *t, const struct config_value *v,
+                            char *field, char *problem, size_t len)
 {
     if (!config_is_int(v))
         return config_type_error(t, v, problem, len);
@@ -588,8 +598,8 @@ static int config_store_list(const struct config_target *t, const struct config_
 }
 
 /* Checks a value against its row and stores it at field; returns 0 or -1 with the problem. */
-static int config_store_at(const struct config_target *t, const struct config_value *v,
-                           char *field, char *problem, size_t len)
+static int config_store_at(const struct config_target *t, const struct config_value *v, char *field,
+                           char *problem, size_t len)
 {
     switch (t->ref.row->type) {
     case SETTING_INT:
@@ -730,8 +740,10 @@ static int config_resolve_path(const struct config_loader *ld, const struct sett
     if (strcmp(dir, top) == 0)
         return 0;
     if (!realpath(dir, real) || strlen(real) + 1 + strlen(value) >= SETTING_STRING_LEN) {
-        snprintf(problem, len, "%s: '%.60s' relative to %.200s: the path is too long (expected at "
-                 "most %d characters)", r->row->name, value, dir, SETTING_STRING_LEN - 1);
+        snprintf(problem, len,
+                 "%s: '%.60s' relative to %.200s: the path is too long (expected at "
+                 "most %d characters)",
+                 r->row->name, value, dir, SETTING_STRING_LEN - 1);
         return -1;
     }
     size_t n = strlen(real);
@@ -787,12 +799,48 @@ static void config_list_keys(const struct settings_list *list, char *buf, size_t
             config_append(buf, len, "%s%s", buf[0] ? ", " : "", list->tables[k]->rows[i].name);
 }
 
+/* "KEY: unknown setting (did you mean 'LIST.NAME.NEAR'?)" or "(expected one of: keys)" for a
+ * key no element of the list has; `element` is how the message names the element. */
+static void config_unknown_list_key(const struct settings_list *list, const char *element,
+                                    const char *key, char *problem, size_t len)
+{
+    const char *near = NULL;
+    int best = 3;
+    for (int k = 0; list->tables[k]; k++)
+        for (int i = 0; i < list->tables[k]->count; i++) {
+            int d = config_distance(key, list->tables[k]->rows[i].name);
+            if (d < best) {
+                best = d;
+                near = list->tables[k]->rows[i].name;
+            }
+        }
+    if (near) {
+        snprintf(problem, len, "%s.%.64s: unknown setting (did you mean '%s.%s'?)", element, key,
+                 element, near);
+        return;
+    }
+    char keys[600];
+    config_list_keys(list, keys, sizeof keys);
+    snprintf(problem, len, "%s.%.64s: unknown setting (expected one of: %s)", element, key, keys);
+}
+
+/* The name of element i of list, or "" when it has none. */
+static const char *config_element_name(const struct sim_config *cfg,
+                                       const struct settings_list *list, int i)
+{
+    struct setting_ref r;
+    if (i < 0 || i >= settings_list_count(cfg, list) ||
+        settings_find_element(list, i, list->name_key, &r) != 0)
+        return "";
+    return (const char *)cfg + r.offset;
+}
+
 /* Element i of a list from its group in the file; its name first, so messages about its
  * other settings name it ("jobs.app.load"). */
 static int config_walk_element(struct config_loader *ld, const struct settings_list *list, int i,
                                config_setting_t *g)
 {
-    char problem[CONFIG_PROBLEM_LEN], got[128], keys[480];
+    char problem[CONFIG_PROBLEM_LEN], got[128];
     if (!config_setting_is_group(g)) {
         struct config_value v;
         config_value_of(g, &v);
@@ -804,18 +852,35 @@ static int config_walk_element(struct config_loader *ld, const struct settings_l
     settings_fill_element(ld->cfg, list, i);
     *(int *)((char *)ld->cfg + list->count_offset) = i + 1;
     config_setting_t *name = config_setting_get_member(g, list->name_key);
+    if (!name) { /* elements are named (jobs.NAME.KEY): say so at the element's line */
+        snprintf(problem, sizeof problem,
+                 "%s[%d]: an element of %s needs a %s (expected e.g. %s = \"app\";)", list->name, i,
+                 list->name, list->name_key, list->name_key);
+        return config_fail_at(ld, g, problem);
+    }
     struct setting_ref r;
-    if (name && settings_find_element(list, i, list->name_key, &r) == 0 &&
+    if (settings_find_element(list, i, list->name_key, &r) == 0 &&
         config_read_setting(ld, &r, name))
         return -1;
+    if (!config_element_name(ld->cfg, list, i)[0]) {
+        snprintf(problem, sizeof problem,
+                 "%s[%d].%s: an empty %s names nothing (expected e.g. "
+                 "%s = \"app\";)",
+                 list->name, i, list->name_key, list->name_key, list->name_key);
+        return config_fail_at(ld, name, problem);
+    }
     for (int k = 0; k < config_setting_length(g); k++) {
         config_setting_t *s = config_setting_get_elem(g, (unsigned)k);
         if (s == name)
             continue;
         if (settings_find_element(list, i, config_setting_name(s), &r) != 0) {
-            config_list_keys(list, keys, sizeof keys);
-            snprintf(problem, sizeof problem, "%s[%d].%.64s: unknown setting (expected one of: %s)",
-                     list->name, i, config_setting_name(s), keys);
+            const char *own = config_element_name(ld->cfg, list, i);
+            char element[SETTING_STRING_LEN + 64];
+            if (own[0])
+                snprintf(element, sizeof element, "%s.%s", list->name, own);
+            else
+                snprintf(element, sizeof element, "%s[%d]", list->name, i);
+            config_unknown_list_key(list, element, config_setting_name(s), problem, sizeof problem);
             return config_fail_at(ld, s, problem);
         }
         if (config_read_setting(ld, &r, s))
@@ -828,7 +893,8 @@ static int config_walk_list(struct config_loader *ld, const struct settings_list
                             config_setting_t *l)
 {
     char problem[CONFIG_PROBLEM_LEN], got[128];
-    if (!config_setting_is_list(l) && !(config_setting_is_array(l) && config_setting_length(l) == 0)) {
+    if (!config_setting_is_list(l) &&
+        !(config_setting_is_array(l) && config_setting_length(l) == 0)) {
         struct config_value v;
         config_value_of(l, &v);
         config_describe(&v, got, sizeof got);
@@ -980,26 +1046,50 @@ static int config_override_key(const char *arg, const char *eq, char *key, size_
     return 0;
 }
 
-/* "jobs.NAME.KEY" for a NAME no element has: names the elements; returns 1 if it was that. */
+/* A --set KEY of a list that settings_find_in does not know: "jobs[0].nodes" (elements are
+ * named, not numbered), "jobs.NAME.KEY" for a NAME no element has, or a KEY elements lack.
+ * Writes the problem and returns 1 if it was one of those. */
 static int config_unknown_element(const struct sim_config *cfg, const char *key, char *problem,
                                   size_t len)
 {
-    const char *dot = strchr(key, '.'), *last = strrchr(key, '.');
-    if (!dot || dot == last || (size_t)(dot - key) >= 64)
+    size_t head = strcspn(key, ".[");
+    if (head >= 64)
         return 0;
     char name[64];
-    memcpy(name, key, (size_t)(dot - key));
-    name[dot - key] = '\0';
+    memcpy(name, key, head);
+    name[head] = '\0';
     const struct settings_list *list = settings_list_named(name);
     if (!list)
         return 0;
-    snprintf(problem, len, "%.*s: no %s element is named '%.*s' (expected one of:",
-             (int)(last - key), key, list->name, (int)(last - dot - 1), dot + 1);
-    struct setting_ref r;
+    const char *last = strrchr(key, '.');
+    if (key[head] == '[') {
+        const char *inner = last ? last + 1 : "KEY";
+        char index_text[16] = "";
+        size_t digits = strspn(key + head + 1, "0123456789");
+        snprintf(index_text, sizeof index_text, "%.*s", (int)(digits < 9 ? digits : 9),
+                 key + head + 1);
+        const char *element = config_element_name(cfg, list, digits ? atoi(index_text) : -1);
+        snprintf(problem, len, "%.*s: %s elements are named, not numbered (expected %s.%s.%.64s)",
+                 (int)strcspn(key, "="), key, list->name, list->name, element[0] ? element : "NAME",
+                 inner);
+        return 1;
+    }
+    const char *dot = key + head;
+    if (*dot != '.' || !last || last == dot)
+        return 0;
+    char element[SETTING_STRING_LEN];
+    snprintf(element, sizeof element, "%.*s", (int)(last - dot - 1), dot + 1);
+    if (settings_element_named(cfg, list, element) >= 0) {
+        char prefix[SETTING_STRING_LEN + 64];
+        snprintf(prefix, sizeof prefix, "%s.%s", list->name, element);
+        config_unknown_list_key(list, prefix, last + 1, problem, len);
+        return 1;
+    }
+    snprintf(problem, len,
+             "%.*s: no %s element is named '%.*s' (expected one of:", (int)(last - key), key,
+             list->name, (int)(last - dot - 1), dot + 1);
     for (int i = 0; i < settings_list_count(cfg, list); i++)
-        if (settings_find_element(list, i, list->name_key, &r) == 0)
-            config_append(problem, len, "%s %s", i ? "," : "",
-                          (const char *)cfg + r.offset);
+        config_append(problem, len, "%s %s", i ? "," : "", config_element_name(cfg, list, i));
     config_append(problem, len, ")");
     return 1;
 }
@@ -1075,13 +1165,30 @@ void config_set_defaults(struct sim_config *cfg)
     config_resolve_vcs(cfg);
 }
 
+/* "LIST[i].KEY", the name a check gives an element without a usable name: 0 with the
+ * setting, or -1. */
+static int config_find_indexed(const char *key, struct setting_ref *out)
+{
+    size_t head = strcspn(key, "[");
+    char list_name[64], inner[64];
+    int index, used = 0;
+    if (head >= sizeof list_name || key[head] != '[')
+        return -1;
+    snprintf(list_name, sizeof list_name, "%.*s", (int)head, key);
+    const struct settings_list *list = settings_list_named(list_name);
+    if (!list || sscanf(key + head, "[%d].%63[a-z_]%n", &index, inner, &used) != 2 ||
+        key[head + (size_t)used] != '\0' || index < 0 || index >= list->max)
+        return -1;
+    return settings_find_element(list, index, inner, out);
+}
+
 /* The place a setting was written, or NULL. */
 static const struct config_origin *config_origin_of(const struct sim_config *cfg,
                                                     const struct config_origin *origin,
                                                     int n_origins, const char *key)
 {
     struct setting_ref r;
-    if (!key || settings_find_in(cfg, key, &r))
+    if (!key || (settings_find_in(cfg, key, &r) && config_find_indexed(key, &r)))
         return NULL;
     for (int i = 0; i < n_origins; i++)
         if (origin[i].offset == r.offset)
@@ -1131,7 +1238,7 @@ static int config_report(const struct sim_config *cfg, const struct config_origi
     va_start(ap, fmt);
     vsnprintf(problem, sizeof problem, fmt, ap);
     va_end(ap);
-    snprintf(err, CONFIG_ERROR_LEN, "%s: %s: %s", where, key, problem);
+    snprintf(err, CONFIG_ERROR_LEN, "%.300s: %.100s: %.600s", where, key, problem);
     return -1;
 }
 
@@ -1192,8 +1299,8 @@ static int config_check_row(void *ctx, const struct setting_ref *r)
         char list[256];
         settings_names_text(r->row, list, sizeof list);
         return config_report(c->cfg, c->origin, c->n_origins, key, key, c->err,
-                             "value %d is not one of the %d names (expected one of: %s)", index,
-                             n, list);
+                             "value %d is not one of the %d names (expected one of: %s)", index, n,
+                             list);
     }
     if (r->row->type == SETTING_INT_LIST) {
         const struct setting_int_list *l = settings_value(c->cfg, r);
@@ -1263,9 +1370,9 @@ static int config_check_vcs(const struct config_checker *c)
     memset(&ladder, 0, sizeof ladder);
     ops->ladder(cfg, &ladder);
     if (cfg->vcs.local < ladder.local_vcs)
-        return config_report(cfg, c->origin, c->n_origins, "vcs.local", "routing.mechanism",
-                             c->err, "routing '%s' needs at least %d local VCs (got %d)",
-                             ops->name, ladder.local_vcs, cfg->vcs.local);
+        return config_report(cfg, c->origin, c->n_origins, "vcs.local", "routing.mechanism", c->err,
+                             "routing '%s' needs at least %d local VCs (got %d)", ops->name,
+                             ladder.local_vcs, cfg->vcs.local);
     if (cfg->vcs.global < ladder.global_vcs)
         return config_report(cfg, c->origin, c->n_origins, "vcs.global", "routing.mechanism",
                              c->err, "routing '%s' needs at least %d global VCs (got %d)",
@@ -1311,8 +1418,8 @@ static int config_check_unread(const struct config_checker *c)
                 offset >= list->offset + (size_t)list->max * list->element_size)
                 continue;
             int element = (int)((offset - list->offset) / list->element_size);
-            const char *base = (const char *)c->cfg + list->offset +
-                               (size_t)element * list->element_size;
+            const char *base =
+                (const char *)c->cfg + list->offset + (size_t)element * list->element_size;
             for (int k = 0; list->tables[k]; k++)
                 for (int r = 0; r < list->tables[k]->count; r++) {
                     const struct setting *row = &list->tables[k]->rows[r];

@@ -454,7 +454,7 @@ static void main_print_jobs(const struct sim_config *cfg)
             printf("pattern %s at %.4f phits/node/cycle",
                    job_network_pattern(job) ? job_network_pattern(job)->name
                                             : job_rank_pattern(job)->name,
-                   job->load);
+                   job_offered_load(cfg, job));
         if (job->message_bytes > 0)
             printf(", messages of %lld bytes = %llu packets of %d phits",
                    (long long)job->message_bytes,

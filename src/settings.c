@@ -153,9 +153,8 @@ int settings_find_element(const struct settings_list *list, int i, const char *k
     return settings_each_element(list, i, settings_match_key, &l) ? 0 : -1;
 }
 
-/* The element of list called `name` in cfg, or -1. */
-static int settings_element_named(const struct sim_config *cfg, const struct settings_list *list,
-                                  const char *name)
+int settings_element_named(const struct sim_config *cfg, const struct settings_list *list,
+                           const char *name)
 {
     struct setting_ref r;
     if (settings_find_element(list, 0, list->name_key, &r) != 0)

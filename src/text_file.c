@@ -17,9 +17,7 @@ static int text_file_check_nul(const char *path, const char *text, size_t len, c
     int line = 1;
     for (size_t i = 0; i < nul; i++)
         line += text[i] == '\n';
-    snprintf(err, err_len,
-             "%s:%d: NUL byte at offset %zu (expected a text file in libconfig syntax)", path, line,
-             nul);
+    snprintf(err, err_len, "%s:%d: NUL byte at offset %zu (expected a text file)", path, line, nul);
     return -1;
 }
 

@@ -346,8 +346,8 @@ static const struct bad_file bad_files[] = {
     {"topology = { p = 30; a = 30;\n h = 6; };\n",
      "{F}:2: topology.h: router radix p + a - 1 + h = 65 is too large (expected p + a - 1 + h "
      "<= 64)"},
-    {"traffic = { load = 1.5; };\n",
-     "{F}:1: traffic.load: 1.5 is more than a node can offer (expected at most links.bandwidth_node = 1"},
+    {"traffic = { load = 1.5; };\n", "{F}:1: traffic.load: 1.5 is more than a node can offer "
+                                     "(expected at most links.bandwidth_node = 1"},
     {"traffic = { load = -0.1; };\n",
      "{F}:1: traffic.load: -0.1 is out of range (expected a number in [0, 64])"},
     {"buffers = { local = 0; };\n",
@@ -400,88 +400,7 @@ static void test_bad_files(void)
     }
 }
 
-/* ---- bad jobs ---- */
-
-#define JOBS_NET "topology = { p = 2; a = 4; h = 2; };\n" /* 72 nodes in 9 groups of 8 */
-
-static const struct bad_file bad_jobs[] = {
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 80; motif = \"alltoall\"; } );\n",
-     "{F}:2: jobs.a.nodes: job 'a': needs 80 nodes but only 72 of the machine's 72 are free"},
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 40; motif = \"barrier\"; },\n"
-              "         { name = \"b\"; nodes = 40; motif = \"barrier\"; } );\n",
-     "{F}:3: jobs.b.nodes: job 'b': needs 40 nodes but only 32 of the machine's 72 are free"},
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 8; first_node = 0; motif = \"barrier\"; },\n"
-              "         { name = \"b\"; nodes = 8; first_node = 4; motif = \"barrier\"; } );\n",
-     "{F}:3: jobs.b.nodes: job 'b': nodes 4..11 overlap an earlier job at node 4"},
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 8; placement = \"groups\"; groups = [0];\n"
-              "           motif = \"barrier\"; },\n"
-              "         { name = \"b\"; nodes = 8; placement = \"file\";\n"
-              "           allocation_file = \"alloc_taken.txt\"; motif = \"barrier\"; } );\n",
-     "{F}:4: jobs.b.nodes: "},
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 8; placement = \"groups\"; groups = [0];\n"
-              "           motif = \"barrier\"; },\n"
-              "         { name = \"b\"; nodes = 8; placement = \"file\";\n"
-              "           allocation_file = \"alloc_taken.txt\"; motif = \"barrier\"; } );\n",
-     "alloc_taken.txt:2: node 7 already belongs to an earlier job"},
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 8; motif = \"halo3d\";\n"
-              "           dims = [2, 2, 3]; } );\n",
-     "{F}:3: jobs.a.dims: halo3d: dims 2 x 2 x 3 = 12 is not the job's 8 ranks (expected a "
-     "product equal to nodes)"},
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 2; placement = \"file\";\n"
-              "           allocation_file = \"alloc_range.txt\"; motif = \"pingpong\"; } );\n",
-     "alloc_range.txt:2: node 999 is out of range (expected 0..71)"},
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 3; placement = \"file\";\n"
-              "           allocation_file = \"alloc_twice.txt\"; motif = \"barrier\"; } );\n",
-     "alloc_twice.txt:4: node 1 is listed twice (first on line 2)"},
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 3; placement = \"file\";\n"
-              "           allocation_file = \"missing.txt\"; motif = \"barrier\"; } );\n",
-     "missing.txt: cannot read: No such file or directory"},
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 3; motif = \"alltoal\"; } );\n",
-     "{F}:2: jobs.a.motif: unknown value 'alltoal' (expected one of: none, pingpong, alltoall, "
-     "allreduce, barrier, broadcast, broadcast_flat, halo3d, sweep3d, uniform_exchange)"},
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 3; pattern = \"unifrm\"; load = 0.1; } );\n",
-     "{F}:2: jobs.a.pattern: unknown value 'unifrm' (expected one of: none, uniform, "
-     "permutation, tornado, incast, group_pair"},
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 4; motif = \"alltoall\";\n"
-              "           dims = [2, 2]; } );\n",
-     "{F}:3: jobs.a.dims: this job does not read it (expected only what it reads: motif "
-     "'alltoall' reads iterations, compute_cycles, message_bytes"},
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 4; motif = \"barrier\"; },\n"
-              "         { name = \"a\"; nodes = 4; motif = \"barrier\"; } );\n",
-     "jobs.a.name: two jobs have this name (expected unique names"},
-    {JOBS_NET "jobs = (\n { name = \"a\"; nodes = 4; } );\n",
-     "{F}:3: jobs.a.pattern: a job has either a pattern (open loop) or a motif (closed loop)"},
-    {JOBS_NET "sim = { warmup_cycles = 5000;\n max_cycles = 4000; };\n"
-              "jobs = ( { name = \"a\"; nodes = 4; motif = \"barrier\"; } );\n",
-     "{F}:3: sim.max_cycles: 4000 leaves the closed-loop jobs no cycle (expected more than "
-     "sim.warmup_cycles = 5000"},
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 5; motif = \"pingpong\"; } );\n",
-     "{F}:2: jobs.a.nodes: pingpong needs an even number of ranks"},
-    {JOBS_NET "jobs = ( { name = \"a\"; nodes = 4; pattern = \"adversarial\"; load = 0.1; } );\n",
-     "jobs.a.pattern"},
-    {JOBS_NET "jobs = ( { name = \"a.b\"; nodes = 4; motif = \"barrier\"; } );\n",
-     "holds '.' (expected letters, digits"},
-};
-
-/* Every bad job list is refused before anything runs, with the file and line of the job. */
-static void test_bad_jobs(void)
-{
-    static const struct {
-        const char *name, *text;
-    } files[] = {{"alloc_taken.txt", "# the first node of group 0\n7\n"},
-                 {"alloc_range.txt", "0\n999\n"},
-                 {"alloc_twice.txt", "0\n1\n# again\n1\n"}};
-    char path[256], err[CONFIG_ERROR_LEN], expected[1024], what[32];
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        test_write_file(files[i].name, files[i].text, path, sizeof path);
-    struct sim_config c;
-    for (size_t i = 0; i < sizeof bad_jobs / sizeof bad_jobs[0]; i++) {
-        snprintf(what, sizeof what, "badjob%zu.cfg", i);
-        test_write_file(what, bad_jobs[i].text, path, sizeof path);
-        test_expand(bad_jobs[i].expected, path, expected, sizeof expected);
-        test_expect_error(what, config_load(path, NULL, 0, &c, err), err, expected);
-    }
-}
+/* Bad job lists: tests/test_job_inputs.c (one table). */
 
 /* The unknown-name messages list every name of the registry, not a fixed list. */
 static void test_unknown_names_list_registry(void)
@@ -524,8 +443,8 @@ struct bad_override {
 };
 
 static const struct bad_override bad_overrides[] = {
-    {"traffic.load=2",
-     "--set traffic.load=2: traffic.load: 2 is more than a node can offer (expected at most links.bandwidth_node = 1 phits/cycle"},
+    {"traffic.load=2", "--set traffic.load=2: traffic.load: 2 is more than a node can offer "
+                       "(expected at most links.bandwidth_node = 1 phits/cycle"},
     {"foo", "--set foo: expected KEY=VALUE with KEY like traffic.load"},
     {"=3", "--set =3: expected KEY=VALUE with KEY like traffic.load"},
     {"traffic.lod=0.3",
@@ -638,8 +557,7 @@ static void test_control_characters(void)
     static const char text[] = "sim = { seed = 1; };\n\0traffic = { lod = 1; };\n";
     fwrite(text, 1, sizeof text - 1, f);
     fclose(f);
-    snprintf(expected, sizeof expected,
-             "%s:2: NUL byte at offset 21 (expected a text file in libconfig syntax)", path);
+    snprintf(expected, sizeof expected, "%s:2: NUL byte at offset 21 (expected a text file)", path);
     test_expect_error("NUL byte", config_load(path, NULL, 0, &c, err), err, expected);
     test_expect_error("empty path", config_load("", NULL, 0, &c, err), err,
                       "'': cannot read: empty file name");
@@ -1027,7 +945,6 @@ int test_config_register(void)
         {"VCs follow every routing's ladder", test_vcs_follow_every_ladder},
         {"every registry name loads", test_registry_names_load},
         {"bad files: one exact message each", test_bad_files},
-        {"bad jobs: FILE:LINE: jobs.NAME.KEY: problem", test_bad_jobs},
         {"unknown names list the registry", test_unknown_names_list_registry},
         {"unreadable files", test_unreadable_files},
         {"bad --set: one exact message each", test_bad_overrides},

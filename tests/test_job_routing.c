@@ -1,7 +1,7 @@
 /* Per-job routing modes (jobs.NAME.ugal_preset): each packet carries its job's mode and ugal
  * decides with that mode's bias; a job whose mode is the network's own behaves as without the
- * key; a progressive mode gives the whole run the progressive ladder; a mode under a mechanism
- * that has none is a located error. */
+ * key; a progressive mode gives the whole run the progressive ladder (a mode under a mechanism
+ * that has none: tests/test_job_inputs.c). */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <string.h>
@@ -146,38 +146,6 @@ static void test_progressive_mode_ladder(void)
     result_free(&res);
 }
 
-/* A mode is ugal's: under another mechanism it is refused, located, and the binary exits 2. */
-static void test_mode_needs_ugal(void)
-{
-    static const char text[] =
-        "topology = { p = 2; a = 4; h = 2; };\n"
-        "jobs = (\n"
-        "  { name = \"j\"; nodes = 4; motif = \"barrier\"; ugal_preset = \"adaptive_3\"; } );\n";
-    char path[128], err[CONFIG_ERROR_LEN], expected[1024];
-    job_routing_write(text, path);
-    static struct sim_config cfg;
-    CU_ASSERT_EQUAL(config_load(path, NULL, 0, &cfg, err), -1);
-    snprintf(expected, sizeof expected,
-             "%s:3: jobs.j.ugal_preset: 'adaptive_3' is a mode of ugal, and routing.mechanism "
-             "is 'min' (expected routing.mechanism = \"ugal\" or \"ugal_g\", or ugal_preset = "
-             "\"none\")",
-             path);
-    if (strcmp(err, expected) != 0)
-        fprintf(stderr, "\n  got      %s\n  expected %s\n", err, expected);
-    CU_ASSERT_STRING_EQUAL(err, expected);
-    const char *ok[] = {"routing.mechanism=ugal_g"};
-    CU_ASSERT_EQUAL(config_load(path, ok, 1, &cfg, err), 0);
-    const char *bad[] = {"routing.mechanism=ugal", "jobs.j.ugal_preset=adaptive_9"};
-    CU_ASSERT_EQUAL(config_load(path, bad, 2, &cfg, err), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "jobs.j.ugal_preset: unknown value 'adaptive_9' "
-                                       "(expected one of: none, adaptive_0, adaptive_1, "
-                                       "adaptive_2, adaptive_3)"));
-    char command[512], out[2048];
-    snprintf(command, sizeof command, "./dfsim run %s --quiet -o %s/x.json", path, job_routing_dir);
-    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "jobs.j.ugal_preset"));
-}
-
 int test_job_routing_register(void)
 {
     static const struct test_case cases[] = {
@@ -185,7 +153,6 @@ int test_job_routing_register(void)
         {"adaptive_3 misroutes less than adaptive_0", test_high_bias_misroutes_less},
         {"the network's own mode as a key changes nothing", test_same_mode_same_results},
         {"a progressive mode gives the run its ladder", test_progressive_mode_ladder},
-        {"a mode needs ugal: located error", test_mode_needs_ugal},
     };
     return test_add_suite("job_routing", job_routing_init, job_routing_cleanup, cases,
                           sizeof cases / sizeof cases[0]);

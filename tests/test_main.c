@@ -35,6 +35,7 @@ static const struct {
     {"throttle", test_throttle_register},
     {"job_routing", test_job_routing_register},
     {"requests", test_requests_register},
+    {"job_inputs", test_job_inputs_register},
 };
 
 int main(int argc, char **argv)

@@ -174,7 +174,7 @@ static struct motif_run *make_run(const char *motif, const struct motif_params *
 {
     const struct motif_ops *ops = motif_find(motif);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ops);
-    struct motif_run *m = motif_run_create(ops, p, n, seed, err, sizeof err);
+    struct motif_run *m = motif_run_create(ops, p, n, seed, err, sizeof err, NULL);
     if (!m)
         fprintf(stderr, "\n  %s\n", err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -670,7 +670,7 @@ static void test_describe_waiting(void)
 static const struct motif_ops *create_fails(const char *motif, struct motif_params p, int n)
 {
     const struct motif_ops *ops = motif_find(motif);
-    struct motif_run *m = motif_run_create(ops, &p, n, 1, err, sizeof err);
+    struct motif_run *m = motif_run_create(ops, &p, n, 1, err, sizeof err, NULL);
     CU_ASSERT_PTR_NULL(m);
     motif_run_destroy(m);
     return ops;

@@ -43,6 +43,7 @@ static void test_machine_build(struct test_machine *t)
 static char test_placement_dir[64];
 static struct test_machine tm; /* built once by the suite's init */
 static char err[512];          /* the last placement's message */
+static const char *err_key;    /* and the job key it blames */
 
 static int test_placement_init(void)
 {
@@ -67,7 +68,11 @@ static int place(const char *name, struct placement_params p, bool *taken, uint6
     rng_seed(&rng, seed, 7);
     if (!p.job)
         p.job = "app";
-    return placement_place(ops, &tm.m, &p, taken, &rng, rank_node, err, sizeof err);
+    struct placement_error e = {.key = NULL};
+    int rc = placement_place(ops, &tm.m, &p, taken, &rng, rank_node, &e);
+    snprintf(err, sizeof err, "%s", rc ? e.text : "");
+    err_key = rc ? e.key : NULL;
+    return rc;
 }
 
 /* Distinct, in range, and marked in taken afterwards. */
@@ -114,8 +119,18 @@ static void test_contiguous(void)
     /* Nothing left after node 47; nodes 0..4 are free but contiguous does not wrap. */
     CU_ASSERT_EQUAL(place("contiguous", JOB(.nodes = 2, .first_node = 40), taken, 1, b), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "only 0 are free there"));
-    CU_ASSERT_EQUAL(place("contiguous", JOB(.nodes = 1, .first_node = 48), taken, 1, b), -1);
+    CU_ASSERT_STRING_EQUAL(err_key, "nodes");
+    CU_ASSERT_EQUAL(
+        place("contiguous", JOB(.nodes = 2, .first_node = 40, .exact = true), taken, 1, b), -1);
+    CU_ASSERT_STRING_EQUAL(err_key, "first_node"); /* given, it is what to change */
+    CU_ASSERT_EQUAL(
+        place("contiguous", JOB(.nodes = 1, .first_node = 48, .exact = true), taken, 1, b), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "first_node 48 is not a node"));
+    CU_ASSERT_STRING_EQUAL(err_key, "first_node");
+    /* right after a job that ends at the last node, without first_node: the job's own fault */
+    CU_ASSERT_EQUAL(place("contiguous", JOB(.nodes = 1, .first_node = 48), taken, 1, b), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "the previous contiguous job ends at the machine's last"));
+    CU_ASSERT_STRING_EQUAL(err_key, "nodes");
     CU_ASSERT_EQUAL(place("contiguous", JOB(.nodes = 5, .first_node = 0), taken, 1, b), 0);
 }
 
@@ -267,6 +282,7 @@ static void test_groups(void)
         place("groups", JOB(.nodes = 10, .groups = bad, .group_count = 2), taken, 1, rank_node),
         -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "group 4 does not exist (expected 0..3)"));
+    CU_ASSERT_STRING_EQUAL(err_key, "groups");
     const int twice[] = {1, 1};
     CU_ASSERT_EQUAL(
         place("groups", JOB(.nodes = 10, .groups = twice, .group_count = 2), taken, 1, rank_node),
@@ -324,6 +340,7 @@ static void test_groups_per_router(void)
                     -1);
     CU_ASSERT_STRING_EQUAL(err, "job 'app': router 0 of group 0 has 4 nodes, fewer than per_router "
                                 "5 (expected per_router at most 4)");
+    CU_ASSERT_STRING_EQUAL(err_key, "per_router");
     /* per_router = the routers' size is the whole group. */
     CU_ASSERT_EQUAL_FATAL(place("groups",
                                 JOB(.nodes = 12, .groups = zero, .group_count = 1, .per_router = 4),
@@ -407,6 +424,7 @@ static void test_file_errors(void)
         CU_ASSERT_EQUAL(place_file("bad.txt", cases[i].nodes, taken, rank_node), -1);
         snprintf(expected, sizeof expected, "%s:%s", path, cases[i].error);
         CU_ASSERT_STRING_EQUAL(err, expected);
+        CU_ASSERT_STRING_EQUAL(err_key, "allocation_file");
         if (strcmp(err, expected) != 0)
             fprintf(stderr, "\n  case %zu: %s\n", i, err);
         for (int n = 0; n < TM_NODES; n++)

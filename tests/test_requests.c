@@ -1,7 +1,7 @@
 /* Requests and responses (jobs.NAME.response_bytes, nic_window): every request packet is
  * answered by a response back to its source; the request-to-response latency of a ping-pong
  * is the hand-computed round trip; a window of one packet serializes the requests; --check
- * follows requests and responses; bad keys are located errors. And the app_aware selector
+ * follows requests and responses (bad keys: tests/test_job_inputs.c). And the app_aware selector
  * built on their counters: choices forced by construction. */
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -143,47 +143,6 @@ static void test_open_loop_counters(void)
     result_free(&res);
 }
 
-static void test_bad_keys(void)
-{
-    static const struct {
-        const char *job, *expected;
-    } cases[] = {
-        {"pattern = \"uniform\"; load = 0.1; response_bytes = 64;",
-         "{F}:3: jobs.j.response_bytes: responses answer the packets of messages, which go "
-         "through the NIC, and single packets (message_bytes = 0) do not (expected "
-         "message_bytes > 0, or response_bytes = 0)"},
-        {"motif = \"barrier\"; nic_window = 4;",
-         "{F}:3: jobs.j.nic_window: this job does not read it (expected only what it reads: "
-         "response_bytes = 0 reads no nic_window: the window counts request packets awaiting "
-         "their response (set response_bytes > 0))"},
-        {"motif = \"barrier\"; response_bytes = 16; nic_window = -1;",
-         "{F}:3: jobs.j.nic_window: -1 is out of range"},
-        {"motif = \"barrier\"; response_bytes = 16; selector = \"app_aware\";",
-         "{F}:3: jobs.j.selector: app_aware picks ugal modes, and routing.mechanism is 'min' "
-         "(expected routing.mechanism = \"ugal\" or \"ugal_g\", or selector = \"none\")"},
-        {"motif = \"barrier\"; selector_lambda = 2;",
-         "{F}:3: jobs.j.selector_lambda: this job does not read it (expected only what it "
-         "reads: selector 'none' reads no other selector key (set selector = \"app_aware\"))"},
-    };
-    char path[128], err[CONFIG_ERROR_LEN], text[1024], expected[1024];
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        snprintf(text, sizeof text,
-                 "topology = { p = 2; a = 4; h = 2; };\njobs = (\n"
-                 "  { name = \"j\"; nodes = 4; %s } );\n",
-                 cases[i].job);
-        requests_write(text, path);
-        static struct sim_config cfg;
-        CU_ASSERT_EQUAL(config_load(path, NULL, 0, &cfg, err), -1);
-        snprintf(expected, sizeof expected, "%s%s", path, strstr(cases[i].expected, "{F}") + 3);
-        if (strncmp(err, expected, strlen(expected)) != 0)
-            fprintf(stderr, "\ncase %zu:\n  got      %s\n  expected %s\n", i, err, expected);
-        CU_ASSERT(strncmp(err, expected, strlen(expected)) == 0);
-    }
-    char command[512], out[2048];
-    snprintf(command, sizeof command, "./dfsim run %s --quiet -o %s/x.json", path, requests_dir);
-    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "jobs.j.selector_lambda"));
-}
 
 /* ---- selector = "app_aware" ---- */
 
@@ -274,7 +233,6 @@ int test_requests_register(void)
         {"ping-pong request -> response latency by hand", test_round_trip_by_hand},
         {"nic_window = 1 serializes the requests", test_window_of_one_serializes},
         {"open loop: counters, s and L, --check", test_open_loop_counters},
-        {"bad keys: located errors", test_bad_keys},
         {"app_aware: choices forced by construction", test_selector_forced},
         {"app_aware: alltoall defaults to adaptive_1", test_selector_alltoall_ladder},
     };

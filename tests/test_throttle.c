@@ -1,8 +1,8 @@
 /* Injection throttling (traffic/throttle.c, its hook in src/workload.c): the AIMD rule as the
  * issue writes it, a rate that never falls as the delay sensitivity grows, a token bucket
  * that delivers its rate, a static cap that a saturating job's accepted load meets, AIMD's
- * equilibrium on one bottleneck, a sensitive job backing off less, no message lost or
- * duplicated under --check, and the exact messages of bad throttle settings. */
+ * equilibrium on one bottleneck, a sensitive job backing off less, and no message lost or
+ * duplicated under --check (bad throttle settings: tests/test_job_inputs.c). */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
@@ -267,69 +267,6 @@ static void test_throttle_keeps_messages(void)
     }
 }
 
-/* ---- bad settings ---- */
-
-static void test_bad_throttle(void)
-{
-    static const struct {
-        const char *job, *expected;
-    } cases[] = {
-        {"pattern = \"uniform\"; load = 0.5; throttle = \"static\"; throttle_rate = 0.2;",
-         "{F}:3: jobs.j.throttle: a throttle delays the packets of messages in the NIC, and "
-         "single packets (message_bytes = 0) go straight to the injection queue (expected "
-         "message_bytes > 0, or throttle = \"none\")"},
-        {"motif = \"barrier\"; throttle = \"static\";",
-         "{F}:3: jobs.j.throttle_rate: 0 is not a rate cap (expected 0 < throttle_rate <= "
-         "links.bandwidth_node = 1 phits/cycle)"},
-        {"motif = \"barrier\"; throttle = \"static\"; throttle_rate = 1.5;",
-         "{F}:3: jobs.j.throttle_rate: 1.5 is not a rate cap (expected 0 < throttle_rate <= "
-         "links.bandwidth_node = 1 phits/cycle)"},
-        {"motif = \"barrier\"; throttle = \"aimd\"; throttle_min_rate = 0;",
-         "{F}:3: jobs.j.throttle_min_rate: 0 is not a rate floor (expected 0 < "
-         "throttle_min_rate <= links.bandwidth_node = 1 phits/cycle)"},
-        {"motif = \"barrier\"; throttle = \"aimd\"; throttle_rate = 0.005;",
-         "{F}:3: jobs.j.throttle_rate: 0.005 is outside the controller's range (expected 0 "
-         "for the line rate, or throttle_min_rate = 0.01 <= throttle_rate <= "
-         "links.bandwidth_node = 1)"},
-        {"motif = \"barrier\"; throttle = \"aimd\"; throttle_gain = 0;",
-         "{F}:3: jobs.j.throttle_gain: 0 never lets a stall into alpha, so the rate never "
-         "decreases (expected 0 < throttle_gain <= 1)"},
-        {"motif = \"barrier\"; throttle = \"slow\";",
-         "{F}:3: jobs.j.throttle: unknown value 'slow' (expected one of: none, static, aimd)"},
-        {"motif = \"barrier\"; throttle = \"static\"; throttle_rate = 0.5; "
-         "delay_sensitivity = 2;",
-         "{F}:3: jobs.j.delay_sensitivity: this job does not read it (expected only what it "
-         "reads: throttle 'static' reads throttle_rate, throttle_bucket_packets)"},
-        {"motif = \"barrier\"; throttle_rate = 0.5;",
-         "{F}:3: jobs.j.throttle_rate: this job does not read it (expected only what it "
-         "reads: throttle 'none' reads no other throttle key (set throttle = \"static\" or "
-         "\"aimd\"))"},
-        {"motif = \"barrier\"; throttle = \"aimd\"; throttle_gain = 2;",
-         "{F}:3: jobs.j.throttle_gain: 2 is out of range"},
-    };
-    char path[128], err[CONFIG_ERROR_LEN], text[1024], expected[1024];
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        snprintf(text, sizeof text,
-                 "topology = { p = 2; a = 4; h = 2; };\njobs = (\n"
-                 "  { name = \"j\"; nodes = 4; %s } );\n",
-                 cases[i].job);
-        test_write_text(throttle_dir, "bad.cfg", text, path);
-        static struct sim_config cfg;
-        int rc = config_load(path, NULL, 0, &cfg, err);
-        CU_ASSERT_EQUAL(rc, -1);
-        const char *tail = strstr(cases[i].expected, "{F}") + 3;
-        snprintf(expected, sizeof expected, "%s%s", path, tail);
-        if (strncmp(err, expected, strlen(expected)) != 0)
-            fprintf(stderr, "\ncase %zu:\n  got      %s\n  expected %s\n", i, err, expected);
-        CU_ASSERT(strncmp(err, expected, strlen(expected)) == 0);
-    }
-    /* and the binary exits 2 on one of them */
-    char command[256], out[2048];
-    snprintf(command, sizeof command, "./dfsim run %s --quiet -o %s/x.json", path, throttle_dir);
-    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "jobs.j.throttle_gain"));
-}
-
 int test_throttle_register(void)
 {
     static const struct test_case cases[] = {
@@ -341,7 +278,6 @@ int test_throttle_register(void)
         {"AIMD on one bottleneck: the fair share, few stalls", test_aimd_single_bottleneck},
         {"a delay-sensitive job backs off less", test_aimd_sensitive_backs_off_less},
         {"throttling loses and duplicates no message (--check)", test_throttle_keeps_messages},
-        {"bad throttle settings: located messages", test_bad_throttle},
     };
     return test_add_suite("throttle", throttle_suite_init, throttle_suite_cleanup, cases,
                           sizeof cases / sizeof cases[0]);

@@ -2,10 +2,12 @@
 #include "job_config.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "config.h"
+#include "job_plan.h"
 #include "job_traffic.h"
 #include "motif.h"
 #include "placement.h"
@@ -442,6 +444,73 @@ static int job_check_routing(const struct sim_config *cfg, const struct config_j
     return job_issue(job, issue, "ugal_preset", "ugal_preset");
 }
 
+/* The cycles a run of this config may last: an open-loop run its warm-up and window, a
+ * closed-loop one until sim.max_cycles at the latest. */
+static int64_t job_run_cycles(const struct sim_config *cfg)
+{
+    for (int j = 0; j < cfg->n_jobs; j++)
+        if (job_is_closed_loop(&cfg->jobs[j]))
+            return cfg->sim.max_cycles;
+    return cfg->sim.warmup_cycles + cfg->sim.measure_cycles;
+}
+
+/* A message (or response) of `bytes` must be injectable within the run at the node's line
+ * rate, and its packets countable in 31 bits: larger is a typo (2147483647), and would report
+ * an offered load no node can offer. */
+static int job_check_bytes(const struct sim_config *cfg, const struct config_job *job,
+                           const char *key, int64_t bytes, struct setting_issue *issue)
+{
+    if (bytes <= 0)
+        return 0;
+    int64_t run = job_run_cycles(cfg);
+    double phits = ceil((double)bytes / cfg->traffic.phit_bytes);
+    double most = floor((double)run * cfg->links.bandwidth_node) * cfg->traffic.phit_bytes;
+    double packets = ceil(phits / cfg->traffic.packet_size);
+    if (phits <= (double)run * cfg->links.bandwidth_node && packets <= INT32_MAX)
+        return 0;
+    if (packets > INT32_MAX)
+        snprintf(issue->text, sizeof issue->text,
+                 "%lld bytes make %.0f packets (expected at most %d packets a message)",
+                 (long long)bytes, packets, INT32_MAX);
+    else
+        snprintf(issue->text, sizeof issue->text,
+                 "%lld bytes take %.0f cycles to leave the node at links.bandwidth_node = "
+                 "%.15g phits/cycle, longer than the run's %lld cycles (expected at most %.0f "
+                 "bytes, or a longer run: %s)",
+                 (long long)bytes, ceil(phits / cfg->links.bandwidth_node),
+                 cfg->links.bandwidth_node, (long long)run, most,
+                 job_is_closed_loop(job) ? "sim.max_cycles"
+                                         : "sim.warmup_cycles + sim.measure_cycles");
+    return job_issue(job, issue, key, key);
+}
+
+/* Periodic's rate comes from interval_cycles or else from load, never both; either way a node
+ * cannot offer more than its link carries. */
+static int job_check_periodic(const struct sim_config *cfg, const struct config_job *job,
+                              double most, struct setting_issue *issue)
+{
+    if (strcmp(injection_registry[job->process]->name, "periodic") != 0 ||
+        job->interval_cycles == 0)
+        return 0;
+    if (job->load > 0) {
+        snprintf(issue->text, sizeof issue->text,
+                 "interval_cycles = %lld and load = %.15g both set periodic's rate (expected "
+                 "one of them: interval_cycles = 0 derives the interval from load)",
+                 (long long)job->interval_cycles, job->load);
+        return job_issue(job, issue, "interval_cycles", "process");
+    }
+    double offered = job_offered_load(cfg, job);
+    double phits = offered * (double)job->interval_cycles;
+    if (offered <= most)
+        return 0;
+    snprintf(issue->text, sizeof issue->text,
+             "a message of %.0f phits every %lld cycles offers %.15g phits/cycle, more than a "
+             "node can (expected interval_cycles >= %.0f: at most links.bandwidth_node = %.15g "
+             "phits/cycle, and one packet per cycle)",
+             phits, (long long)job->interval_cycles, offered, ceil(phits / most), most);
+    return job_issue(job, issue, "interval_cycles", "process");
+}
+
 static int job_check(const struct sim_config *cfg, const void *params, struct setting_issue *issue)
 {
     const struct config_job *job = params;
@@ -482,6 +551,11 @@ static int job_check(const struct sim_config *cfg, const void *params, struct se
                  job->load, most);
         return job_issue(job, issue, "load", "load");
     }
+    if (!job_is_closed_loop(job) && job_check_periodic(cfg, job, most, issue))
+        return -1;
+    if (job_check_bytes(cfg, job, "message_bytes", job->message_bytes, issue) ||
+        job_check_bytes(cfg, job, "response_bytes", job->response_bytes, issue))
+        return -1;
     if (job_check_throttle(cfg, job, issue))
         return -1;
     if (job->response_bytes > 0 && !job_is_closed_loop(job) && job->message_bytes == 0) {

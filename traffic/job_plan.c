@@ -55,7 +55,7 @@ int job_plan_create(struct job_plan *plan, const struct sim_config *cfg, const s
                     struct setting_issue *issue)
 {
     memset(plan, 0, sizeof *plan);
-    char dir[4096], err[512];
+    char dir[4096];
     text_file_folder(cfg->path, dir, sizeof dir);
     if (job_plan_machine(plan, t))
         return job_plan_issue(issue, &cfg->jobs[0], "nodes", "nodes", "out of memory");
@@ -79,9 +79,10 @@ int job_plan_create(struct job_plan *plan, const struct sim_config *cfg, const s
         plan->rank_node[j] = malloc((size_t)job->nodes * sizeof *plan->rank_node[j]);
         if (!plan->rank_node[j])
             return job_plan_issue(issue, job, "nodes", "nodes", "out of memory");
-        if (placement_place(ops, &plan->machine, &p, plan->taken, &rng, plan->rank_node[j], err,
-                            sizeof err) != 0)
-            return job_plan_issue(issue, job, "nodes", "placement", err);
+        struct placement_error error;
+        if (placement_place(ops, &plan->machine, &p, plan->taken, &rng, plan->rank_node[j],
+                            &error) != 0)
+            return job_plan_issue(issue, job, error.key, "placement", error.text);
         if (ops == &placement_contiguous)
             next_contiguous = placement_end(plan->rank_node[j], job->nodes);
     }
@@ -113,12 +114,22 @@ void job_motif_params(const struct config_job *job, struct motif_params *out)
         out->message_bytes = (uint64_t)job->message_bytes;
     out->iterations = (uint32_t)job->iterations;
     out->compute_cycles = (uint64_t)job->compute_cycles;
-    out->dims_count = job->dims.count < 3 ? job->dims.count : 3;
-    for (int i = 0; i < out->dims_count; i++)
+    out->dims_count = job->dims.count; /* as given: a grid of 4 values is refused, not cut */
+    for (int i = 0; i < job->dims.count && i < 3; i++)
         out->dims[i] = job->dims.values[i];
     out->root = job->root;
     out->periodic = job->periodic;
     out->allreduce_threshold = (uint64_t)job->allreduce_threshold;
+}
+
+double job_offered_load(const struct sim_config *cfg, const struct config_job *job)
+{
+    if (job->interval_cycles <= 0 ||
+        strcmp(injection_registry[job->process]->name, "periodic") != 0)
+        return job->load;
+    uint64_t packets =
+        job->message_bytes > 0 ? job_message_packets(cfg, (uint64_t)job->message_bytes) : 1;
+    return (double)packets * cfg->traffic.packet_size / (double)job->interval_cycles;
 }
 
 /* Messages (or packets, without message_bytes) per cycle per rank for the job's load. */
@@ -155,6 +166,28 @@ static int job_check_network_params(const struct sim_config *cfg, const struct c
     if (t->params_size > sizeof params || job_network_params(job, network, params) != 0)
         return job_plan_issue(issue, job, "pattern", "pattern",
                               "this network pattern has settings no job key carries");
+    /* The job's key has the widest range any pattern allows (tornado's offset may be
+     * negative); this pattern's own table bounds what it reads (adversarial indexes groups
+     * with it). */
+    for (int i = 0; i < t->count; i++) {
+        const struct setting *row = &t->rows[i];
+        int value;
+        memcpy(&value, params + row->offset, sizeof value);
+        if (value >= row->min && value <= row->max)
+            continue;
+        char text[256];
+        if (row->max >= SETTING_UNBOUNDED_INT)
+            snprintf(text, sizeof text,
+                     "%d is out of range for pattern '%s' (expected an "
+                     "integer >= %.0f: %s)",
+                     value, network->name, row->min, row->doc);
+        else
+            snprintf(text, sizeof text,
+                     "%d is out of range for pattern '%s' (expected an "
+                     "integer in [%.0f, %.0f]: %s)",
+                     value, network->name, row->min, row->max, row->doc);
+        return job_plan_issue(issue, job, row->name, "pattern", text);
+    }
     struct setting_issue inner = {0};
     if (!network->check || network->check(cfg, params, &inner) == 0)
         return 0;
@@ -173,10 +206,11 @@ static int job_check_traffic(const struct sim_config *cfg, const struct job_plan
     if (job_is_closed_loop(job)) {
         struct motif_params params;
         job_motif_params(job, &params);
+        const char *key;
         struct motif_run *run =
-            motif_run_create(job_motif(job), &params, job->nodes, rng.s[0], err, sizeof err);
+            motif_run_create(job_motif(job), &params, job->nodes, rng.s[0], err, sizeof err, &key);
         if (!run)
-            return job_plan_issue(issue, job, job->dims.count ? "dims" : "nodes", "motif", err);
+            return job_plan_issue(issue, job, key, "motif", err);
         motif_run_destroy(run);
         return 0;
     }
@@ -196,7 +230,8 @@ static int job_check_traffic(const struct sim_config *cfg, const struct job_plan
         job_pattern_params(job, &params);
         if (rank_pattern_init(&pattern, job_rank_pattern(job), &params, job->nodes,
                               plan->rank_node[j], &plan->machine, &rng, err, sizeof err) != 0)
-            return job_plan_issue(issue, job, "pattern", "nodes", err);
+            return job_plan_issue(issue, job, pattern.fault_key ? pattern.fault_key : "nodes",
+                                  "pattern", err);
         rank_pattern_destroy(&pattern);
     }
     struct injection_process process;

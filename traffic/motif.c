@@ -113,13 +113,15 @@ static int32_t motif_queue_pop(struct motif_queue *q)
 /* ---- creation --------------------------------------------------------------------------- */
 
 static int motif_run_check(const struct motif_ops *ops, const struct motif_params *p, int nranks,
-                           char *err, size_t err_len)
+                           char *err, size_t err_len, const char **fault_key)
 {
+    *fault_key = "nodes";
     if (nranks < 2) {
         snprintf(err, err_len, "%s needs at least 2 ranks (the job has %d)", ops->name, nranks);
         return -1;
     }
     if (p->iterations < 1) {
+        *fault_key = "iterations";
         snprintf(err, err_len, "%s: iterations 0 (expected at least 1)", ops->name);
         return -1;
     }
@@ -128,8 +130,10 @@ static int motif_run_check(const struct motif_ops *ops, const struct motif_param
 
 /* Tags are iteration * steps + step in 32 bits; statistics keep one end per rank and
  * iteration. */
-static int motif_run_check_sizes(const struct motif_run *m, char *err, size_t err_len)
+static int motif_run_check_sizes(const struct motif_run *m, char *err, size_t err_len,
+                                 const char **fault_key)
 {
+    *fault_key = "iterations";
     const struct motif_instance *mi = &m->mi;
     uint64_t tags = (uint64_t)mi->params.iterations * mi->steps;
     if (tags > (uint64_t)UINT32_MAX + 1) {
@@ -172,9 +176,13 @@ static int motif_run_alloc(struct motif_run *m)
 }
 
 struct motif_run *motif_run_create(const struct motif_ops *ops, const struct motif_params *p,
-                                   int nranks, uint64_t seed, char *err, size_t err_len)
+                                   int nranks, uint64_t seed, char *err, size_t err_len,
+                                   const char **fault_key)
 {
-    if (motif_run_check(ops, p, nranks, err, err_len) != 0)
+    const char *unused;
+    if (!fault_key)
+        fault_key = &unused;
+    if (motif_run_check(ops, p, nranks, err, err_len, fault_key) != 0)
         return NULL;
     struct motif_run *m = calloc(1, sizeof *m);
     if (!m) {
@@ -184,15 +192,17 @@ struct motif_run *motif_run_create(const struct motif_ops *ops, const struct mot
     m->ops = ops;
     m->mi = (struct motif_instance){.params = *p, .nranks = nranks, .seed = seed};
     if (ops->init(&m->mi, err, err_len) != 0) {
+        *fault_key = m->mi.fault_key ? m->mi.fault_key : "nodes";
         free(m);
         return NULL;
     }
     assert(m->mi.steps >= 1);
-    if (motif_run_check_sizes(m, err, err_len) != 0) {
+    if (motif_run_check_sizes(m, err, err_len, fault_key) != 0) {
         motif_run_destroy(m);
         return NULL;
     }
     if (motif_run_alloc(m) != 0) {
+        *fault_key = "nodes";
         snprintf(err, err_len, "%s: out of memory for %d ranks", ops->name, nranks);
         motif_run_destroy(m);
         return NULL;
@@ -643,12 +653,14 @@ static void motif_grid_balanced(int n, int want, int *dims)
     }
 }
 
-int motif_grid(const struct motif_instance *mi, const char *motif, int want, int *dims, char *err,
+int motif_grid(struct motif_instance *mi, const char *motif, int want, int *dims, char *err,
                size_t err_len)
 {
+    mi->fault_key = "dims";
     const struct motif_params *p = &mi->params;
     if (p->dims_count == 0) {
         motif_grid_balanced(mi->nranks, want, dims);
+        mi->fault_key = NULL;
         return 0;
     }
     if (p->dims_count != want) {
@@ -656,7 +668,7 @@ int motif_grid(const struct motif_instance *mi, const char *motif, int want, int
                  p->dims_count, want);
         return -1;
     }
-    long product = 1;
+    int64_t product = 1;
     char text[96];
     size_t used = 0;
     for (int k = 0; k < want; k++) {
@@ -665,17 +677,19 @@ int motif_grid(const struct motif_instance *mi, const char *motif, int want, int
                      p->dims[k]);
             return -1;
         }
-        product *= p->dims[k];
+        if (product <= INT32_MAX) /* stays below 2^62: no overflow, and still too large */
+            product *= p->dims[k];
         dims[k] = p->dims[k];
         used +=
             (size_t)snprintf(text + used, sizeof text - used, "%s%d", k ? " x " : "", p->dims[k]);
     }
     if (product != mi->nranks) {
         snprintf(err, err_len,
-                 "%s: dims %s = %ld is not the job's %d ranks (expected a product equal to "
+                 "%s: dims %s = %lld is not the job's %d ranks (expected a product equal to "
                  "nodes)",
-                 motif, text, product, mi->nranks);
+                 motif, text, (long long)product, mi->nranks);
         return -1;
     }
+    mi->fault_key = NULL;
     return 0;
 }

@@ -10,10 +10,11 @@
 
 #include "motif.h"
 
-static int broadcast_check_root(const struct motif_instance *mi, const char *motif, char *err,
+static int broadcast_check_root(struct motif_instance *mi, const char *motif, char *err,
                                 size_t err_len)
 {
     if (mi->params.root < 0 || mi->params.root >= mi->nranks) {
+        mi->fault_key = "root";
         snprintf(err, err_len, "%s: root %d is not a rank of the job (expected 0 .. %d)", motif,
                  mi->params.root, mi->nranks - 1);
         return -1;

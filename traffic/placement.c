@@ -32,19 +32,22 @@ static int placement_free_nodes(const struct placement_machine *m, const bool *t
 
 int placement_place(const struct placement_ops *ops, const struct placement_machine *m,
                     const struct placement_params *p, bool *taken, struct rng *rng,
-                    int32_t *rank_node, char *err, size_t err_len)
+                    int32_t *rank_node, struct placement_error *err)
 {
+    err->key = "nodes";
     if (p->nodes < 1) {
-        snprintf(err, err_len, "job '%s': nodes is %d (expected at least 1)", p->job, p->nodes);
+        snprintf(err->text, sizeof err->text, "job '%s': nodes is %d (expected at least 1)", p->job,
+                 p->nodes);
         return -1;
     }
     int free_nodes = placement_free_nodes(m, taken);
     if (p->nodes > free_nodes) {
-        snprintf(err, err_len, "job '%s': needs %d nodes but only %d of the machine's %d are free",
-                 p->job, p->nodes, free_nodes, m->nodes);
+        snprintf(err->text, sizeof err->text,
+                 "job '%s': needs %d nodes but only %d of the machine's %d are free", p->job,
+                 p->nodes, free_nodes, m->nodes);
         return -1;
     }
-    if (ops->place(m, p, taken, rng, rank_node, err, err_len) != 0)
+    if (ops->place(m, p, taken, rng, rank_node, err) != 0)
         return -1;
     for (int i = 0; i < p->nodes; i++) {
         /* A placement that breaks these is a bug, not bad input. */
@@ -71,19 +74,29 @@ int placement_end(const int32_t *rank_node, int nodes)
  * config gave first_node: then the stretch must be free (jobs never share a node). The search
  * does not wrap around to node 0. */
 static int contiguous_place(const struct placement_machine *m, const struct placement_params *p,
-                            const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
-                            size_t err_len)
+                            const bool *taken, struct rng *rng, int32_t *rank_node,
+                            struct placement_error *err)
 {
     (void)rng;
+    if (p->exact)
+        err->key = "first_node";
     if (p->first_node < 0 || p->first_node >= m->nodes) {
-        snprintf(err, err_len, "job '%s': first_node %d is not a node (expected 0..%d)", p->job,
-                 p->first_node, m->nodes - 1);
+        if (p->exact)
+            snprintf(err->text, sizeof err->text,
+                     "job '%s': first_node %d is not a node (expected 0..%d)", p->job,
+                     p->first_node, m->nodes - 1);
+        else
+            snprintf(err->text, sizeof err->text,
+                     "job '%s': the previous contiguous job ends at the machine's last node "
+                     "and contiguous does not wrap (expected a first_node, or another "
+                     "placement)",
+                     p->job);
         return -1;
     }
     int filled = 0;
     for (int n = p->first_node; n < m->nodes && filled < p->nodes; n++) {
         if (taken[n] && p->exact) {
-            snprintf(err, err_len,
+            snprintf(err->text, sizeof err->text,
                      "job '%s': nodes %d..%d overlap an earlier job at node %d (expected jobs "
                      "that never share a node: another first_node, or none to take the next "
                      "free nodes)",
@@ -94,7 +107,7 @@ static int contiguous_place(const struct placement_machine *m, const struct plac
             rank_node[filled++] = n;
     }
     if (filled < p->nodes) {
-        snprintf(err, err_len,
+        snprintf(err->text, sizeof err->text,
                  "job '%s': needs %d contiguous nodes from node %d on but only %d are free there "
                  "(expected a smaller job or an earlier first_node; contiguous does not wrap)",
                  p->job, p->nodes, p->first_node, filled);
@@ -129,12 +142,13 @@ static void placement_shuffle_prefix(int32_t *list, int count, int k, struct rng
 /* Free nodes drawn uniformly; ranks follow the draw order, so the rank-to-node map is random
  * too (not sorted by node id). */
 static int random_nodes_place(const struct placement_machine *m, const struct placement_params *p,
-                              const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
-                              size_t err_len)
+                              const bool *taken, struct rng *rng, int32_t *rank_node,
+                              struct placement_error *err)
 {
     int32_t *free_list = malloc((size_t)m->nodes * sizeof *free_list);
     if (!free_list) {
-        snprintf(err, err_len, "job '%s': out of memory placing %d nodes", p->job, p->nodes);
+        snprintf(err->text, sizeof err->text, "job '%s': out of memory placing %d nodes", p->job,
+                 p->nodes);
         return -1;
     }
     int count = 0;
@@ -203,14 +217,15 @@ static void placement_unit_append(const struct placement_units *u, int unit, int
  * all its nodes in node order, and the last one only the first nodes the job still needs (the
  * rest of it stays free for later jobs). */
 static int placement_random_units(const struct placement_units *u, const struct placement_params *p,
-                                  const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
-                                  size_t err_len)
+                                  const bool *taken, struct rng *rng, int32_t *rank_node,
+                                  struct placement_error *err)
 {
     const char *what = u->groups ? "groups" : "routers";
     int units = placement_unit_count(u);
     int32_t *eligible = malloc((size_t)units * sizeof *eligible);
     if (!eligible) {
-        snprintf(err, err_len, "job '%s': out of memory placing %d nodes", p->job, p->nodes);
+        snprintf(err->text, sizeof err->text, "job '%s': out of memory placing %d nodes", p->job,
+                 p->nodes);
         return -1;
     }
     int count = 0;
@@ -223,7 +238,7 @@ static int placement_random_units(const struct placement_units *u, const struct 
         }
     }
     if (capacity < p->nodes) {
-        snprintf(err, err_len,
+        snprintf(err->text, sizeof err->text,
                  "job '%s': needs %d nodes on whole free %s but the %d entirely free %s hold "
                  "only %ld nodes",
                  p->job, p->nodes, what, count, what, capacity);
@@ -240,19 +255,19 @@ static int placement_random_units(const struct placement_units *u, const struct 
 }
 
 static int random_routers_place(const struct placement_machine *m, const struct placement_params *p,
-                                const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
-                                size_t err_len)
+                                const bool *taken, struct rng *rng, int32_t *rank_node,
+                                struct placement_error *err)
 {
     struct placement_units u = {m, false};
-    return placement_random_units(&u, p, taken, rng, rank_node, err, err_len);
+    return placement_random_units(&u, p, taken, rng, rank_node, err);
 }
 
 static int random_groups_place(const struct placement_machine *m, const struct placement_params *p,
-                               const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
-                               size_t err_len)
+                               const bool *taken, struct rng *rng, int32_t *rank_node,
+                               struct placement_error *err)
 {
     struct placement_units u = {m, true};
-    return placement_random_units(&u, p, taken, rng, rank_node, err, err_len);
+    return placement_random_units(&u, p, taken, rng, rank_node, err);
 }
 
 const struct placement_ops placement_random_routers = {
@@ -296,13 +311,14 @@ static int groups_share(const struct placement_machine *m, const struct placemen
 /* Every router with nodes in group g has per_router of them, and the nodes the job would take
  * there are free. */
 static int groups_check_group(const struct placement_machine *m, const struct placement_params *p,
-                              int g, const bool *taken, char *err, size_t err_len)
+                              int g, const bool *taken, struct placement_error *err)
 {
     for (int r = m->group_first_router[g]; r < m->group_first_router[g + 1]; r++) {
         if (m->router_nodes[r] == 0)
             continue;
         if (m->router_nodes[r] < p->per_router) {
-            snprintf(err, err_len,
+            err->key = "per_router";
+            snprintf(err->text, sizeof err->text,
                      "job '%s': router %d of group %d has %d nodes, fewer than per_router %d "
                      "(expected per_router at most %d)",
                      p->job, r, g, m->router_nodes[r], p->per_router, m->router_nodes[r]);
@@ -311,13 +327,13 @@ static int groups_check_group(const struct placement_machine *m, const struct pl
         for (int k = 0; k < groups_share(m, p, r); k++)
             if (taken[m->router_first_node[r] + k]) {
                 if (p->per_router > 0)
-                    snprintf(err, err_len,
+                    snprintf(err->text, sizeof err->text,
                              "job '%s': node %d (router %d of group %d) belongs "
                              "to an earlier job",
                              p->job, m->router_first_node[r] + k, r, g);
                 else
-                    snprintf(err, err_len, "job '%s': group %d holds nodes of an earlier job",
-                             p->job, g);
+                    snprintf(err->text, sizeof err->text,
+                             "job '%s': group %d holds nodes of an earlier job", p->job, g);
                 return -1;
             }
     }
@@ -327,30 +343,38 @@ static int groups_check_group(const struct placement_machine *m, const struct pl
 /* Every listed group exists, once, and none of the nodes the job takes there belongs to an
  * earlier job. */
 static int groups_check_list(const struct placement_machine *m, const struct placement_params *p,
-                             const bool *taken, char *err, size_t err_len)
+                             const bool *taken, struct placement_error *err)
 {
+    err->key = "groups";
     if (p->group_count < 1) {
-        snprintf(err, err_len, "job '%s': placement groups needs a non-empty list groups", p->job);
+        snprintf(err->text, sizeof err->text,
+                 "job '%s': placement groups needs a non-empty list groups (expected e.g. "
+                 "groups = [0, 1])",
+                 p->job);
         return -1;
     }
     if (p->per_router < 0) {
-        snprintf(err, err_len, "job '%s': per_router is %d (expected 0: every node, or more)",
-                 p->job, p->per_router);
+        err->key = "per_router";
+        snprintf(err->text, sizeof err->text,
+                 "job '%s': per_router is %d (expected 0: every node, or more)", p->job,
+                 p->per_router);
         return -1;
     }
     for (int i = 0; i < p->group_count; i++) {
         int g = p->groups[i];
         if (g < 0 || g >= m->groups) {
-            snprintf(err, err_len, "job '%s': group %d does not exist (expected 0..%d)", p->job, g,
+            snprintf(err->text, sizeof err->text,
+                     "job '%s': group %d does not exist (expected 0..%d)", p->job, g,
                      m->groups - 1);
             return -1;
         }
         for (int j = 0; j < i; j++)
             if (p->groups[j] == g) {
-                snprintf(err, err_len, "job '%s': group %d is listed twice", p->job, g);
+                snprintf(err->text, sizeof err->text, "job '%s': group %d is listed twice", p->job,
+                         g);
                 return -1;
             }
-        if (groups_check_group(m, p, g, taken, err, err_len) != 0)
+        if (groups_check_group(m, p, g, taken, err) != 0)
             return -1;
     }
     return 0;
@@ -369,21 +393,22 @@ static long groups_size(const struct placement_machine *m, const struct placemen
  * with nodes), in list order and node order within a group: the job's `nodes` must be exactly
  * their number, so a typo in either is an error, not a silently partial or overfull group. */
 static int groups_place(const struct placement_machine *m, const struct placement_params *p,
-                        const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
-                        size_t err_len)
+                        const bool *taken, struct rng *rng, int32_t *rank_node,
+                        struct placement_error *err)
 {
     (void)rng;
-    if (groups_check_list(m, p, taken, err, err_len) != 0)
+    if (groups_check_list(m, p, taken, err) != 0)
         return -1;
     long total = 0;
     for (int i = 0; i < p->group_count; i++)
         total += groups_size(m, p, p->groups[i]);
     if (total != p->nodes) {
+        err->key = "nodes";
         char list[96], share[64] = "every node";
         placement_format_groups(p, list, sizeof list);
         if (p->per_router > 0)
             snprintf(share, sizeof share, "%d nodes per router with nodes", p->per_router);
-        snprintf(err, err_len,
+        snprintf(err->text, sizeof err->text,
                  "job '%s': groups %s hold %ld nodes, not the job's %d (expected nodes equal to "
                  "%s of the listed groups)",
                  p->job, list, total, p->nodes, share);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "placement.h"
 #include "text_file.h"
@@ -22,8 +23,7 @@ struct allocation_reader {
     int32_t *line_of_node; /* [m->nodes]: the line that listed the node, 0 if none yet */
     int filled;
     int line;
-    char *err;
-    size_t err_len;
+    struct placement_error *err;
 };
 
 /* The path as the caller gave it when absolute (or without a base), else base_dir/file. */
@@ -77,8 +77,8 @@ static int allocation_parse_entry(const char *text, long *first, long *last)
 
 static int allocation_fail(struct allocation_reader *r, const char *what)
 {
-    snprintf(r->err, r->err_len, "%s:%d: %s", r->path, r->line, what);
-    text_one_line(r->err, r->err_len);
+    snprintf(r->err->text, sizeof r->err->text, "%.300s:%d: %.190s", r->path, r->line, what);
+    text_one_line(r->err->text, sizeof r->err->text);
     return -1;
 }
 
@@ -135,58 +135,84 @@ static int allocation_read_line(struct allocation_reader *r, char *line)
     return 0;
 }
 
-static int allocation_read(struct allocation_reader *r, FILE *f)
+/* Walks the file's text (NUL-free: text_file_read refuses a NUL byte) line by line. */
+static int allocation_read(struct allocation_reader *r, char *text)
 {
-    char *line = NULL;
-    size_t cap = 0;
     int status = 0;
-    while (status == 0 && getline(&line, &cap, f) >= 0) {
+    for (char *line = text; status == 0 && *line;) {
+        char *end = strchr(line, '\n');
+        char *next = end ? end + 1 : line + strlen(line);
+        if (end)
+            *end = '\0';
         r->line++;
         status = allocation_read_line(r, line);
-    }
-    free(line);
-    if (status == 0 && ferror(f)) {
-        snprintf(r->err, r->err_len, "%s: cannot read: %s", r->path, strerror(errno));
-        status = -1;
+        line = next;
     }
     if (status == 0 && r->filled < r->p->nodes) {
-        snprintf(r->err, r->err_len,
-                 "%s:%d: lists %d nodes but job '%s' has %d ranks (expected one node per rank)",
-                 r->path, r->line, r->filled, r->p->job, r->p->nodes);
+        snprintf(
+            r->err->text, sizeof r->err->text,
+            "%.300s:%d: lists %d nodes but job '%.63s' has %d ranks (expected one node per rank)",
+            r->path, r->line, r->filled, r->p->job, r->p->nodes);
         status = -1;
     }
     return status;
 }
 
+/* An allocation file must be a regular file: a FIFO would block in open, a device such as
+ * /dev/zero never ends (as @include, which refuses them too). */
+static int allocation_check_regular(const char *path, struct placement_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err->text, sizeof err->text,
+                 "%.300s: cannot read: %s (expected an absolute path or one relative to the "
+                 "config's folder)",
+                 path, strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        snprintf(err->text, sizeof err->text,
+                 "%.300s is %s (expected a text file of node ids, one id or range a-b per line)",
+                 path, S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+    } else {
+        return 0;
+    }
+    text_one_line(err->text, sizeof err->text);
+    return -1;
+}
+
 static int file_place(const struct placement_machine *m, const struct placement_params *p,
-                      const bool *taken, struct rng *rng, int32_t *rank_node, char *err,
-                      size_t err_len)
+                      const bool *taken, struct rng *rng, int32_t *rank_node,
+                      struct placement_error *err)
 {
     (void)rng;
     char path[PLACEMENT_PATH_MAX];
+    err->key = "allocation_file";
     if (!p->file || !p->file[0]) {
-        snprintf(err, err_len, "job '%s': placement file needs allocation_file", p->job);
+        snprintf(err->text, sizeof err->text,
+                 "job '%s': placement file needs allocation_file (expected a file of node ids)",
+                 p->job);
         return -1;
     }
     if (allocation_resolve(p, path, sizeof path) != 0) {
-        snprintf(err, err_len, "job '%s': allocation_file path too long", p->job);
+        snprintf(err->text, sizeof err->text, "job '%s': allocation_file path too long", p->job);
         return -1;
     }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, err_len, "%s: cannot read: %s", path, strerror(errno));
-        text_one_line(err, err_len);
+    if (allocation_check_regular(path, err) != 0)
+        return -1;
+    size_t len;
+    char *text = text_file_read(path, &len, err->text, sizeof err->text);
+    if (!text) {
+        text_one_line(err->text, sizeof err->text);
         return -1;
     }
-    struct allocation_reader r = {m, p, taken, path, rank_node, NULL, 0, 0, err, err_len};
+    struct allocation_reader r = {m, p, taken, path, rank_node, NULL, 0, 0, err};
     r.line_of_node = calloc((size_t)m->nodes, sizeof *r.line_of_node);
     int status = -1;
     if (r.line_of_node)
-        status = allocation_read(&r, f);
+        status = allocation_read(&r, text);
     else
-        snprintf(err, err_len, "%s: out of memory", path);
+        snprintf(err->text, sizeof err->text, "%.300s: out of memory", path);
     free(r.line_of_node);
-    fclose(f);
+    free(text);
     return status;
 }
 

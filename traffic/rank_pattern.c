@@ -24,7 +24,7 @@ int rank_pattern_init(struct rank_pattern *pat, const struct rank_pattern_ops *o
                       const int32_t *rank_node, const struct placement_machine *m, struct rng *rng,
                       char *err, size_t err_len)
 {
-    *pat = (struct rank_pattern){ops, *params, nranks, rank_node, m, NULL};
+    *pat = (struct rank_pattern){ops, *params, nranks, rank_node, m, NULL, NULL};
     if (nranks < 2) {
         snprintf(err, err_len, "pattern %s needs a job of at least 2 ranks (the job has %d)",
                  ops->name, nranks);
@@ -125,6 +125,7 @@ static int tornado_init(struct rank_pattern *pat, struct rng *rng, char *err, si
     int n = pat->nranks;
     int offset = ((pat->params.offset % n) + n) % n;
     if (offset == 0) {
+        pat->fault_key = "offset";
         snprintf(err, err_len,
                  "pattern tornado: offset %d is a multiple of the job's %d ranks (expected an "
                  "offset that is not, or every rank would send to itself)",
@@ -161,6 +162,7 @@ static int incast_init(struct rank_pattern *pat, struct rng *rng, char *err, siz
     (void)rng;
     int k = pat->params.targets;
     if (k < 1 || k >= pat->nranks) {
+        pat->fault_key = "targets";
         snprintf(err, err_len,
                  "pattern incast: targets %d (expected 1 .. %d: the job's %d ranks minus at least "
                  "one sender)",
@@ -203,6 +205,7 @@ static int fanout_init(struct rank_pattern *pat, struct rng *rng, char *err, siz
     (void)rng;
     int k = pat->params.targets;
     if (k < 1 || k >= pat->nranks) {
+        pat->fault_key = "targets";
         snprintf(err, err_len,
                  "pattern fanout: targets %d (expected 1 .. %d: the job's %d ranks minus at least "
                  "one receiver)",
