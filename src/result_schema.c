@@ -58,7 +58,9 @@ static const struct result_section result_network_section = {
 /* sweep.json lists accepted before injected, hence the ranks. */
 static const struct result_field result_load_fields[] = {
     {"offered", RESULT_NUMBER, "phits/node/cycle",
-     "phits of packets generated or refused / (nodes * measure_cycles)",
+     "phits of packets generated or refused / (nodes * measure_cycles); a job's messages "
+     "count as their packets enter the injection queue (jobs[].load.offered counts them "
+     "when the NIC gets them)",
      RESULT_AT(struct result, offered),
      .figure = {.name = "offered", .sweep_rank = 1, .averaged = true}},
     {"injected", RESULT_NUMBER, "phits/node/cycle",
@@ -254,8 +256,10 @@ static const void *result_schema_locate_alone_message_latency(const void *alone)
 
 static const struct result_field result_job_load_fields[] = {
     {"offered", RESULT_NUMBER, "phits/node/cycle",
-     "phits of the packets and messages the job's traffic created in the window / (its nodes * "
-     "measured cycles)",
+     "phits of the packets and messages the job's traffic created in the window, responses "
+     "included (each when its request packet arrives) / (its nodes * measured cycles); a "
+     "closed-loop job creates a message's phits at once, so its offered load is its demand, "
+     "which may exceed the line rate",
      RESULT_AT(struct job_result, offered)},
     {"injected", RESULT_NUMBER, "phits/node/cycle",
      "phits of its packets that left their injection queue in the window",
@@ -328,9 +332,12 @@ static const struct result_section result_iteration_spread_section = {
     RESULT_SCHEMA_COUNT(result_spread_fields) - 1};
 
 static const struct result_field result_job_messages_fields[] = {
-    {"sent", RESULT_COUNT, "messages", "created in the window (queued in the source's NIC)",
+    {"sent", RESULT_COUNT, "messages",
+     "created in the window (queued in the source's NIC); responses are not messages",
      RESULT_AT(struct job_result, messages_sent)},
-    {"delivered", RESULT_COUNT, "messages", "whose last packet arrived in the window",
+    {"delivered", RESULT_COUNT, "messages",
+     "whose last packet arrived in the window, whenever created: it may exceed sent by the "
+     "messages warm-up left in flight, and fall short of it by those in flight at the end",
      RESULT_AT(struct job_result, messages_delivered)},
     {"latency", RESULT_OBJECT, "cycles",
      "creation of a message to the arrival of its last packet, over the messages delivered",

@@ -183,6 +183,8 @@ static int workload_respond(struct sim *sim, uint32_t request, uint64_t request_
         .mode = r->mode,
         .selected = r->selected,
     };
+    if (sim->measuring) /* responses are traffic the job creates: offered, as its requests */
+        w->jobs[r->job].stats.offered_phits += (uint64_t)m->packets * (uint64_t)sim->packet_size;
     struct workload_nic *nic = &w->nic[m->src_node];
     workload_nic_append(w, m->src_node, &nic->response_head, &nic->response_tail, index);
     return 0;
@@ -291,8 +293,8 @@ static int workload_closed_loop(struct sim *sim, struct workload_job *jb, int j,
     char why[512] = "";
     job_motif_params(job, &params);
     job_rng(sim->cfg, j, JOB_STREAM_MOTIF, &seed);
-    jb->motif =
-        motif_run_create(job_motif(job), &params, jb->nranks, rng_next(&seed), why, sizeof why);
+    jb->motif = motif_run_create(job_motif(job), &params, jb->nranks, rng_next(&seed), why,
+                                 sizeof why, NULL);
     if (!jb->motif) {
         snprintf(err, (size_t)err_len, "job '%s': %s", job->name, why);
         return -1;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "job_plan.h"
 #include "point.h"
 #include "result_json.h"
 #include "sim.h"
@@ -143,6 +144,32 @@ static void test_open_loop_counters(void)
     result_free(&res);
 }
 
+/* load.offered counts what the job creates, responses included: each request packet of
+ * packet_size phits brings a response of R packets, so offered = load * (1 + R); without a
+ * window and below saturation the network accepts all of it. (Counting requests alone, as
+ * before, let accepted reach (1 + R) times offered.) */
+static void test_offered_counts_responses(void)
+{
+    static const char text[] =
+        "topology = { p = 2; a = 4; h = 2; };\n"
+        "sim = { warmup_cycles = 1000; measure_cycles = 3000; };\n"
+        "jobs = ( { name = \"u\"; nodes = 72; pattern = \"uniform\"; load = 0.2;\n"
+        "           message_bytes = 256; response_bytes = 64; nic_window = 0; } );\n";
+    static struct sim_config cfg;
+    char path[128], err[CONFIG_ERROR_LEN];
+    requests_write(text, path);
+    CU_ASSERT_EQUAL_FATAL(config_load(path, NULL, 0, &cfg, err), 0);
+    const struct point_options opt = {.progress = false};
+    struct point_outcome out;
+    struct result res;
+    CU_ASSERT_EQUAL_FATAL(point_run(&cfg, &opt, &res, &out), SIM_OK);
+    const struct job_result *job = &res.jobs[0];
+    double responses = (double)job_message_packets(&cfg, 64);
+    double expected = 0.2 * (1 + responses);
+    CU_ASSERT_DOUBLE_EQUAL(job->offered, expected, expected * 0.05);
+    CU_ASSERT_DOUBLE_EQUAL(job->accepted, job->offered, job->offered * 0.03);
+    result_free(&res);
+}
 
 /* ---- selector = "app_aware" ---- */
 
@@ -233,6 +260,7 @@ int test_requests_register(void)
         {"ping-pong request -> response latency by hand", test_round_trip_by_hand},
         {"nic_window = 1 serializes the requests", test_window_of_one_serializes},
         {"open loop: counters, s and L, --check", test_open_loop_counters},
+        {"load.offered counts the responses", test_offered_counts_responses},
         {"app_aware: choices forced by construction", test_selector_forced},
         {"app_aware: alltoall defaults to adaptive_1", test_selector_alltoall_ladder},
     };
