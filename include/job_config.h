@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "settings.h"
 
@@ -46,6 +47,12 @@ int job_selector_default_mode(const struct config_job *job);
 #define JOB_SELECTOR_HIGH_MODE 4 /* UGAL_ADAPTIVE_3 */
 /* The modes a job's packets may carry, a bitmask over packet.mode (bit 0: the network's). */
 unsigned job_routing_modes(const struct config_job *job);
+
+/* Packets of a message of `bytes` (at least one: a zero-byte message still travels). */
+uint64_t job_message_packets(const struct sim_config *cfg, uint64_t bytes);
+/* The load an open-loop job offers, phits/(node*cycle): its load, or a periodic job's message
+ * every interval_cycles (the rate interval_cycles sets when given). */
+double job_offered_load(const struct sim_config *cfg, const struct config_job *job);
 
 /* The throttle of a job's nodes from its throttle keys (aimd's rate 0: the line rate). */
 void job_throttle_params(const struct sim_config *cfg, const struct config_job *job,

@@ -31,11 +31,6 @@ int job_plan_create(struct job_plan *plan, const struct sim_config *cfg, const s
                     struct setting_issue *issue);
 void job_plan_free(struct job_plan *plan);
 
-/* Packets of a message of `bytes` (at least one: a zero-byte message still travels). */
-uint64_t job_message_packets(const struct sim_config *cfg, uint64_t bytes);
-/* The load an open-loop job offers, phits/(node*cycle): its load, or a periodic job's message
- * every interval_cycles (the rate interval_cycles sets when given). */
-double job_offered_load(const struct sim_config *cfg, const struct config_job *job);
 /* A motif job's parameters, and an open-loop job's process and pattern parameters. */
 void job_motif_params(const struct config_job *job, struct motif_params *out);
 void job_injection_params(const struct sim_config *cfg, const struct config_job *job,

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "config.h"
-#include "job_plan.h"
+#include "job_config.h"
 #include "point.h"
 #include "result_json.h"
 #include "sim.h"

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "config.h"
-#include "job_plan.h"
 #include "job_traffic.h"
 #include "motif.h"
 #include "placement.h"
@@ -442,6 +441,24 @@ static int job_check_routing(const struct sim_config *cfg, const struct config_j
              "= \"ugal\" or \"ugal_g\", or ugal_preset = \"none\")",
              ugal_preset_names[job->ugal_preset], mechanism->name);
     return job_issue(job, issue, "ugal_preset", "ugal_preset");
+}
+
+uint64_t job_message_packets(const struct sim_config *cfg, uint64_t bytes)
+{
+    uint64_t phit = (uint64_t)cfg->traffic.phit_bytes, size = (uint64_t)cfg->traffic.packet_size;
+    uint64_t phits = (bytes + phit - 1) / phit;
+    uint64_t packets = (phits + size - 1) / size;
+    return packets ? packets : 1;
+}
+
+double job_offered_load(const struct sim_config *cfg, const struct config_job *job)
+{
+    if (job->interval_cycles <= 0 ||
+        strcmp(injection_registry[job->process]->name, "periodic") != 0)
+        return job->load;
+    uint64_t packets =
+        job->message_bytes > 0 ? job_message_packets(cfg, (uint64_t)job->message_bytes) : 1;
+    return (double)packets * cfg->traffic.packet_size / (double)job->interval_cycles;
 }
 
 /* The cycles a run of this config may last: an open-loop run its warm-up and window, a

@@ -99,14 +99,6 @@ void job_plan_free(struct job_plan *plan)
     memset(plan, 0, sizeof *plan);
 }
 
-uint64_t job_message_packets(const struct sim_config *cfg, uint64_t bytes)
-{
-    uint64_t phit = (uint64_t)cfg->traffic.phit_bytes, size = (uint64_t)cfg->traffic.packet_size;
-    uint64_t phits = (bytes + phit - 1) / phit;
-    uint64_t packets = (phits + size - 1) / size;
-    return packets ? packets : 1;
-}
-
 void job_motif_params(const struct config_job *job, struct motif_params *out)
 {
     motif_params_default(out);
@@ -120,16 +112,6 @@ void job_motif_params(const struct config_job *job, struct motif_params *out)
     out->root = job->root;
     out->periodic = job->periodic;
     out->allreduce_threshold = (uint64_t)job->allreduce_threshold;
-}
-
-double job_offered_load(const struct sim_config *cfg, const struct config_job *job)
-{
-    if (job->interval_cycles <= 0 ||
-        strcmp(injection_registry[job->process]->name, "periodic") != 0)
-        return job->load;
-    uint64_t packets =
-        job->message_bytes > 0 ? job_message_packets(cfg, (uint64_t)job->message_bytes) : 1;
-    return (double)packets * cfg->traffic.packet_size / (double)job->interval_cycles;
 }
 
 /* Messages (or packets, without message_bytes) per cycle per rank for the job's load. */
