@@ -1,15 +1,26 @@
 /* bounds: SPEC section 9 throughput bounds and the UN/MIN zero-load latency, for links of any
- * bandwidth (the bounds scale with the global links' bandwidth and never exceed the node
- * links'; the latency follows a lone packet through the pipeline exactly as the simulator
- * moves it). */
+ * bandwidth (the bounds scale with what the global links carry, their bandwidth or what their
+ * buffers sustain over a credit round trip, and never exceed the node links'; the latency
+ * follows a lone packet through the pipeline exactly as the simulator moves it). */
 #include "bounds.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "config.h"
 #include "link_rate.h"
 #include "routing.h"
 #include "topology.h"
+
+/* Global VCs a global link's traffic can spread over: those of the routing's ladder (more
+ * configured stay unused). */
+static int bounds_global_vcs(const struct sim_config *cfg)
+{
+    struct vc_ladder ladder;
+    memset(&ladder, 0, sizeof ladder);
+    routing_registry[cfg->routing.mechanism]->ladder(cfg, &ladder);
+    return ladder.global_vcs > 0 ? ladder.global_vcs : 1;
+}
 
 int bounds_throughput(const struct sim_config *cfg, const struct topology *t,
                       struct bounds_throughput *out)
@@ -17,13 +28,30 @@ int bounds_throughput(const struct sim_config *cfg, const struct topology *t,
     const struct routing_ops *routing = routing_registry[cfg->routing.mechanism];
     if (!routing->bound || routing->bound(cfg, t, out) != 0)
         return -1;
-    /* The mechanisms state their bounds for global links of 1 phit/cycle. */
+    /* The mechanisms state their bounds for global links of 1 phit/cycle; a link carries its
+     * bandwidth unless its buffers cannot cover the credit round trip at that rate. */
     double global = cfg->links.bandwidth_global, node = cfg->links.bandwidth_node;
-    out->load *= global;
-    if (global != 1.0) {
-        snprintf(out->scaled, sizeof out->scaled, "b_global * %s",
+    struct bounds_buffer buf;
+    bounds_buffer_rate(cfg, PORT_GLOBAL, &buf);
+    int vcs = bounds_global_vcs(cfg);
+    double carried = vcs * buf.rate;
+    if (carried < global) {
+        out->load *= carried;
+        snprintf(out->scaled, sizeof out->scaled, "r_global * %s",
                  out->formula ? out->formula : "1");
         out->formula = out->scaled;
+        snprintf(out->why, sizeof out->why,
+                 "%s; a global link carries at most r_global = %.4f phits/cycle, below b_global "
+                 "= %g: %d VC%s of %d phits, each refilled once per %d-cycle credit round trip",
+                 out->reason, carried, global, vcs, vcs == 1 ? "" : "s", buf.phits, buf.round_trip);
+        out->reason = out->why;
+    } else {
+        out->load *= global;
+        if (global != 1.0) {
+            snprintf(out->scaled, sizeof out->scaled, "b_global * %s",
+                     out->formula ? out->formula : "1");
+            out->formula = out->scaled;
+        }
     }
     if (out->load > node) {
         out->load = node;
@@ -54,6 +82,36 @@ static void bounds_cross(const struct sim_config *cfg, struct link_rate rate, in
     uint64_t tail_sent = (finish + rate.num - 1) / rate.num - 1;
     pk->head = send + (uint64_t)latency;
     pk->tail = tail_sent + (uint64_t)latency;
+}
+
+int bounds_buffer_rate(const struct sim_config *cfg, enum port_class c, struct bounds_buffer *out)
+{
+    if (c != PORT_LOCAL && c != PORT_GLOBAL)
+        return -1;
+    double bandwidth[PORT_CLASSES];
+    config_link_bandwidths(cfg, bandwidth);
+    struct link_rate rate;
+    link_rate_from_bandwidth(bandwidth[c], &rate);
+    int latency = c == PORT_LOCAL ? cfg->links.local_latency : cfg->links.global_latency;
+    int xbar = config_crossbar_cycles(cfg), size = cfg->traffic.packet_size;
+    out->phits = c == PORT_LOCAL ? cfg->buffers.local : cfg->buffers.global;
+    /* At best (measured in the simulator, to the cycle): the sender grants a packet whose
+     * tail is already in (its head arrived router.latency - 1 cycles earlier), taking the
+     * credits; the downstream router grants it on at once and returns the credits when that
+     * transfer ends; they arrive one link latency later, usable in that cycle (events come
+     * before allocation). */
+    struct bounds_packet pk = {0, 0};
+    uint64_t grant = (uint64_t)cfg->router.latency - 1;
+    bounds_cross(cfg, rate, latency, xbar, &pk);
+    uint64_t down = pk.head + (uint64_t)cfg->router.latency - 1 + (uint64_t)xbar;
+    if (down < pk.tail + 1)
+        down = pk.tail + 1;
+    out->round_trip = (int)(down + (uint64_t)latency - grant);
+    /* Credits are granted a whole packet at a time: the rest of a buffer stays unused. */
+    out->rate = (double)(out->phits / size * size) / out->round_trip;
+    double crossbar = config_crossbar_bandwidth(cfg);
+    out->limit = bandwidth[c] < crossbar ? bandwidth[c] : crossbar;
+    return 0;
 }
 
 double bounds_pair_latency(const struct sim_config *cfg, const struct topology *t, int r, int s)
