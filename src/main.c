@@ -346,11 +346,34 @@ static void main_warn_crossbar(const struct sim_config *cfg, FILE *out, const ch
                     prefix, names[c], names[c], bandwidth[c], cfg->router.speedup, crossbar);
 }
 
+/* A sender holds at most a VC's buffer of credits per credit round trip, so a class of links
+ * whose buffers cannot cover that round trip at the link's rate never carries that rate on
+ * one VC (bounds_buffer_rate). Prints a warning per such class, each line starting with
+ * `prefix`. */
+static void main_warn_buffers(const struct sim_config *cfg, FILE *out, const char *prefix)
+{
+    static const char *const names[] = {"node", "local", "global"};
+    double bandwidth[3];
+    config_link_bandwidths(cfg, bandwidth);
+    for (int c = PORT_LOCAL; c <= PORT_GLOBAL; c++) {
+        struct bounds_buffer b;
+        if (bounds_buffer_rate(cfg, (enum port_class)c, &b) == 0 && bounds_buffer_binds(&b))
+            fprintf(out,
+                    "%sthe %s links (links.bandwidth_%s = %g) are faster than their buffers "
+                    "cover (buffers.%s = %d phits per VC, %d-cycle credit round trip): they bound "
+                    "a VC at %.4g phits/cycle\n",
+                    prefix, names[c], names[c], bandwidth[c], names[c], b.phits, b.round_trip,
+                    b.rate);
+    }
+}
+
 static int main_simulate(const struct sim_config *cfg, const struct cli *cli, const char *out)
 {
     main_catch_signals();
-    /* Before a run that may take hours: a crossbar bounding a link is rarely meant. */
+    /* Before a run that may take hours: a crossbar or buffers bounding a link are rarely
+     * meant. */
     main_warn_crossbar(cfg, stderr, "dfsim: warning: ");
+    main_warn_buffers(cfg, stderr, "dfsim: warning: ");
     const struct point_options opt = {
         .progress = !cli->quiet,
         .check_invariants = cli->check,
@@ -428,8 +451,8 @@ static void main_print_bounds(const struct sim_config *cfg, const struct topolog
            bounds_zero_load_latency(cfg, t));
 }
 
-/* The links' bandwidths and the crossbar's, and a warning for every class the crossbar
- * bounds. */
+/* The links' bandwidths and the crossbar's, what one VC of each class's buffers carries, and
+ * a warning for every class the crossbar or the buffers bound. */
 static void main_print_links(const struct sim_config *cfg)
 {
     double bandwidth[3];
@@ -438,7 +461,14 @@ static void main_print_links(const struct sim_config *cfg)
     printf("links      node %g, local %g, global %g phits/cycle; crossbar %g phits/cycle per port "
            "(router.speedup %d)\n",
            bandwidth[0], bandwidth[1], bandwidth[2], crossbar, cfg->router.speedup);
+    struct bounds_buffer local, global;
+    bounds_buffer_rate(cfg, PORT_LOCAL, &local);
+    bounds_buffer_rate(cfg, PORT_GLOBAL, &global);
+    printf("buffers    local %d phits per VC / %d-cycle credit round trip = %.4g phits/cycle per "
+           "VC; global %d / %d = %.4g\n",
+           local.phits, local.round_trip, local.rate, global.phits, global.round_trip, global.rate);
     main_warn_crossbar(cfg, stdout, "warning    ");
+    main_warn_buffers(cfg, stdout, "warning    ");
 }
 
 /* One line per job: where it runs and what it sends. */

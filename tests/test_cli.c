@@ -157,6 +157,26 @@ static const struct {
      "warning    the node links (links.bandwidth_node = 3.66) are faster than the crossbar "
      "(router.speedup = 2): it bounds them at 2 phits/cycle"},
     {"info conf/paper_h6.cfg", 0, "73 groups, 876 routers, 5256 nodes, radix 23"},
+    /* buffers against the credit round trip: 2*latency + router.latency + 8/speedup cycles */
+    {"info conf/default.cfg", 0,
+     "buffers    local 32 phits per VC / 29-cycle credit round trip = 1.103 phits/cycle per VC; "
+     "global 256 / 209 = 1.225"},
+    {"info conf/default.cfg --set links.bandwidth_global=2", 0,
+     "warning    the global links (links.bandwidth_global = 2) are faster than their buffers "
+     "cover (buffers.global = 256 phits per VC, 209-cycle credit round trip): they bound a VC at "
+     "1.225 phits/cycle"},
+    {"info conf/default.cfg --set topology.h=3 --set topology.a=6 --set topology.p=3 "
+     "--set traffic.pattern=adversarial --set links.bandwidth_global=2",
+     0,
+     "accepted load <= 0.0680 phits/node/cycle = r_global * 1/(a*p) (MIN under ADV+i: one global "
+     "link per group pair; a global link carries at most r_global = 1.2249 phits/cycle, below "
+     "b_global = 2: 1 VC of 256 phits, each refilled once per 209-cycle credit round trip)"},
+    {"info conf/default.cfg --set topology.h=3 --set topology.a=6 --set topology.p=3 "
+     "--set traffic.pattern=adversarial --set links.bandwidth_global=2 "
+     "--set buffers.global=512",
+     0,
+     "accepted load <= 0.1111 phits/node/cycle = b_global * 1/(a*p) (MIN under ADV+i: one "
+     "global link per group pair)\n"},
 };
 
 static void test_cli_command_lines(void)
@@ -205,6 +225,34 @@ static void test_cli_run_warns_of_slow_crossbar(void)
              "--set router.speedup=4 " TEST_CLI_FAST,
              test_cli_dir);
     CU_ASSERT_EQUAL(test_cli_run(test_cli_binaries[0], args, out), 0);
+    CU_ASSERT_PTR_NULL(strstr(out, "warning"));
+}
+
+/* `dfsim run` warns (on stderr, quiet or not) when a class of links' buffers cannot cover its
+ * credit round trip at the link's bandwidth, and stays silent with buffers that do, and with
+ * the settings of conf/default.cfg and conf/paper_h6.cfg (info). */
+static void test_cli_run_warns_of_small_buffers(void)
+{
+    char args[512], out[TEST_CLI_OUT]; /* test_cli_run fills up to TEST_CLI_OUT bytes */
+    snprintf(
+        args, sizeof args,
+        "run conf/default.cfg -o %s/buffers.json --set links.bandwidth_local=1.5 " TEST_CLI_FAST,
+        test_cli_dir);
+    test_cli_expect(args, 0,
+                    "dfsim: warning: the local links (links.bandwidth_local = 1.5) are faster than "
+                    "their buffers cover (buffers.local = 32 phits per VC, 29-cycle credit round "
+                    "trip): they bound a VC at 1.103 phits/cycle");
+    snprintf(args, sizeof args,
+             "run conf/default.cfg -o %s/buffers.json --set links.bandwidth_local=1.5 "
+             "--set buffers.local=48 " TEST_CLI_FAST,
+             test_cli_dir);
+    CU_ASSERT_EQUAL(test_cli_run(test_cli_binaries[0], args, out), 0);
+    CU_ASSERT_PTR_NULL(strstr(out, "warning"));
+    snprintf(args, sizeof args, "run conf/default.cfg -o %s/buffers.json " TEST_CLI_FAST,
+             test_cli_dir);
+    CU_ASSERT_EQUAL(test_cli_run(test_cli_binaries[0], args, out), 0);
+    CU_ASSERT_PTR_NULL(strstr(out, "warning"));
+    CU_ASSERT_EQUAL(test_cli_run(test_cli_binaries[0], "info conf/paper_h6.cfg", out), 0);
     CU_ASSERT_PTR_NULL(strstr(out, "warning"));
 }
 
@@ -420,6 +468,7 @@ int test_cli_register(void)
         {"bad config file: exit 2, nothing simulated", test_cli_bad_config_file},
         {"unwritable output: exit 1", test_cli_unwritable_output},
         {"run warns when the crossbar bounds a link", test_cli_run_warns_of_slow_crossbar},
+        {"run warns when buffers bound a link", test_cli_run_warns_of_small_buffers},
         {"watchdog shorter than a healthy pause: exit 2", test_cli_watchdog_too_short},
         {"run writes every key of SPEC section 8", test_cli_run_writes_document},
         {"default output path results/NAME.json", test_cli_default_output_path},
