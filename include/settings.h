@@ -200,6 +200,9 @@ void settings_fill_defaults(struct sim_config *cfg);
  * strings bare; numbers exactly (doubles with 17 digits). */
 /* Whether the setting is quiet_default and holds its default (echo and hash skip it). */
 bool settings_quiet(const struct sim_config *cfg, const struct setting_ref *r);
+/* Whether the setting holds exactly its default (doubles compared to the last bit), whatever
+ * quiet_default says: what a sweep point's identity leaves out. */
+bool settings_at_default(const struct sim_config *cfg, const struct setting_ref *r);
 void settings_format(const struct sim_config *cfg, const struct setting_ref *r, bool quote,
                      char *buf, size_t len);
 /* The default as written in a config file. */

@@ -376,6 +376,26 @@ bool settings_quiet(const struct sim_config *cfg, const struct setting_ref *r)
     return strcmp(value, def) == 0;
 }
 
+bool settings_at_default(const struct sim_config *cfg, const struct setting_ref *r)
+{
+    union {
+        int i;
+        int64_t i64;
+        double d;
+        bool b;
+        char s[SETTING_STRING_LEN];
+        struct setting_int_list l;
+    } def;
+    /* Both sides printed the same way: %.17g for doubles, names for choices (not indexes,
+     * which move when a registry grows). */
+    char value[SETTING_LIST_MAX * 12 + 8], text[SETTING_LIST_MAX * 12 + 8];
+    memset(&def, 0, sizeof def);
+    settings_store_default((char *)&def, r->row);
+    settings_format(cfg, r, true, value, sizeof value);
+    settings_format_field(r->row, (const char *)&def, true, text, sizeof text);
+    return strcmp(value, text) == 0;
+}
+
 void settings_format_default(const struct setting *row, char *buf, size_t len)
 {
     /* Room for any type: a list default is empty. */
