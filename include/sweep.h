@@ -15,6 +15,10 @@
 #define SWEEP_MAX_JOBS 1000000 /* a larger grid is almost surely a mistake */
 #define SWEEP_DEFAULT_TOLERANCE 0.05
 #define SWEEP_DEFAULT_RESOLUTION 0.01
+/* The model version (model_version.h) of the documents written before sweep documents carried
+ * one: they hold the legacy hash, and are accepted (and migrated on resume) only while
+ * DFSIM_MODEL_VERSION still equals this. */
+#define SWEEP_LEGACY_MODEL_VERSION 1
 
 enum sweep_value_type { SWEEP_INT, SWEEP_FLOAT, SWEEP_BOOL, SWEEP_STRING };
 
@@ -72,6 +76,10 @@ struct sweep_job {
     char hash[SWEEP_HASH_LEN]; /* of the resolved config (a search: at traffic.load = 0) */
     char *file;                /* relative to the output dir: "VARIANT/STEM_HASH.json"; a
                                   search: "VARIANT/STEM", its steps STEM_load<L>_HASH.json */
+
+    /* hash by sweep_config_hash_legacy, to know documents of an earlier dfsim; "" once the
+     * model version has moved on */
+    char legacy_hash[SWEEP_HASH_LEN];
 };
 
 struct sweep_grid {
@@ -103,8 +111,33 @@ int sweep_job_config(const struct sweep *sw, const struct sweep_job *job, const 
 
 bool sweep_job_is_search(const struct sweep *sw, const struct sweep_job *job);
 
-/* FNV-1a 64 of the canonical text of every schema setting of cfg, as 16 hex digits. */
-void sweep_config_hash(const struct sim_config *cfg, char out[SWEEP_HASH_LEN]);
+/* A point's identity: FNV-1a 64, as 16 hex digits, of "model_version=N" and then, sorted
+ * bytewise, the lines "name=value" of the settings of cfg that differ from their defaults
+ * (sweep_identity_lines), each line ended by a NUL byte. A setting at its default does not
+ * count, so adding a setting leaves every hash unchanged; the schema's order does not count
+ * either. Returns 0, or -1 (out of memory) with out "". */
+int sweep_config_hash(const struct sim_config *cfg, char out[SWEEP_HASH_LEN]);
+/* The same for another model version than DFSIM_MODEL_VERSION. */
+int sweep_config_hash_at(const struct sim_config *cfg, int model_version, char out[SWEEP_HASH_LEN]);
+/* The lines the hash covers: "group.name=value" (values as settings_format writes them
+ * unquoted, doubles with 17 digits), "list[i].key=value" for an element's settings and
+ * "list.count=N" for a list with elements, in schema order. Returns their number with a
+ * malloc'd array in *lines (free with sweep_identity_free), or -1. */
+int sweep_identity_lines(const struct sim_config *cfg, const char ***lines);
+void sweep_identity_free(const char **lines, int n);
+/* The hash of the given lines (sorted in place first) and model version. */
+void sweep_identity_hash(const char **lines, int n, int model_version, char out[SWEEP_HASH_LEN]);
+
+/* LEGACY: the hash that documents written before model versions carry: FNV-1a 64 of
+ * "group.name=value\n" of every setting in schema order, quiet_default ones skipped at their
+ * default, limited to the settings that release had. Kept only to recognize those documents;
+ * returns -1 with out "" when model_version is not SWEEP_LEGACY_MODEL_VERSION. */
+int sweep_config_hash_legacy(const struct sim_config *cfg, int model_version,
+                             char out[SWEEP_HASH_LEN]);
+
+/* The file an old document of point job has: its file named after its legacy hash. False for
+ * a search or without a legacy hash. */
+bool sweep_job_legacy_file(const struct sweep_job *job, char *out, size_t len);
 
 /* The file of a saturation step at `load` with config hash `hash`, relative to the dir. */
 void sweep_step_file(const struct sweep_job *job, double load, const char *hash, char *out,

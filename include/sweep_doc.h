@@ -10,8 +10,8 @@
 #include "sweep.h"
 
 /* The "sweep" object of job j: name, variant, point (one entry per axis, native types), hash,
- * index; for a saturation step (load != NULL) also "saturation": {tolerance, resolution,
- * load}. NULL on allocation failure. */
+ * model_version (DFSIM_MODEL_VERSION), index; for a saturation step (load != NULL) also
+ * "saturation": {tolerance, resolution, load}. NULL on allocation failure. */
 cJSON *sweep_doc_meta(const struct sweep *sw, const struct sweep_grid *grid, int j,
                       const char *hash, const double *load);
 
@@ -26,6 +26,11 @@ int sweep_doc_write(const char *dir, const char *file, const char *text, char *e
 /* Replaces the "sweep" object of the document at DIR/FILE (atomically). Returns 0 or -1. */
 int sweep_doc_replace_meta(const char *dir, const char *file, const cJSON *meta, char *err,
                            size_t len);
+/* The document at FROM_DIR/FROM written to DIR/FILE (atomically) with `meta` as its "sweep"
+ * object, the rest byte for byte; then FROM_DIR/FROM removed if it is another file. Returns 0
+ * or -1 with a message. */
+int sweep_doc_rewrite(const char *from_dir, const char *from, const char *dir, const char *file,
+                      const cJSON *meta, char *err, size_t len);
 
 /* Reads a whole file (caller frees); NULL if it cannot be read. */
 char *sweep_doc_read_text(const char *path);
@@ -35,6 +40,9 @@ cJSON *sweep_doc_load(const char *dir, const char *file);
 
 /* The document's sweep.hash equals `hash`. */
 bool sweep_doc_has_hash(const cJSON *doc, const char *hash);
+/* A document of an earlier dfsim (no sweep.model_version) whose sweep.hash is legacy_hash
+ * (sweep_config_hash_legacy); false when legacy_hash is "". */
+bool sweep_doc_is_legacy(const cJSON *doc, const char *legacy_hash);
 
 /* A number at a dotted path ("load.accepted"); NAN if missing or not a number. */
 double sweep_doc_number(const cJSON *doc, const char *path);

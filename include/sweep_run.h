@@ -14,7 +14,8 @@ enum sweep_run_status { SWEEP_RUN_OK = 0, SWEEP_RUN_FAILED = 1, SWEEP_RUN_SIM_FA
 int sweep_run_job(const struct sweep *sw, const struct sweep_grid *grid, int j, const char *dir);
 
 /* Whether every result of job j is in dir (a point: its document with the same hash; a search:
- * the documents of its whole bisection). */
+ * the documents of its whole bisection); a document of an earlier dfsim with the legacy hash,
+ * under its old name, counts until sweep_sync migrates it. */
 bool sweep_run_done(const struct sweep *sw, const struct sweep_grid *grid, int j, const char *dir);
 
 /* The saturation load of search j from the documents in dir. Returns 0 with *load and *probes,

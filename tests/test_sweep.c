@@ -1,5 +1,7 @@
-/* test_sweep: sweep files (grid expansion, errors), point hashes, resume after kill -9, merge
- * arithmetic, failure isolation, determinism across --jobs, saturation and Slurm task mapping.
+/* test_sweep: sweep files (grid expansion, errors), point hashes (non-default settings and the
+ * model version; the legacy hash of older documents), resume after kill -9 and from older
+ * documents, merge arithmetic, failure isolation, determinism across --jobs, saturation and
+ * Slurm task mapping.
  * End-to-end cases run the release binary ./dfsim on a tiny network. */
 #include <CUnit/CUnit.h>
 #include <cjson/cJSON.h>
@@ -13,12 +15,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model_version.h"
 #include "result_schema.h"
 #include "saturation.h"
 #include "sweep.h"
 #include "sweep_doc.h"
 #include "sweep_merge.h"
 #include "sweep_run.h"
+#include "sweep_sync.h"
 #include "test_util.h"
 
 #define TEST_SWEEP_OUT 32768
@@ -202,6 +206,152 @@ static void test_sweep_hash_stability(void)
     sweep_free(&sw1);
     sweep_grid_free(&g2);
     sweep_free(&sw2);
+}
+
+/* Loads the config of overrides (n of them) over the defaults. */
+static void test_sweep_config(const char *const *sets, int n, struct sim_config *cfg)
+{
+    char err[CONFIG_ERROR_LEN];
+    int rc = config_load(NULL, sets, n, cfg, err);
+    if (rc != 0)
+        fprintf(stderr, "\n%s\n", err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+}
+
+static const char *const test_sweep_valiant[] = {"traffic.load=0.25", "routing.mechanism=valiant",
+                                                 "vcs.local=3", "vcs.global=2"};
+
+/* A config with jobs (list elements) written to ROOT/jobs.cfg and loaded. */
+static void test_sweep_jobs_config(struct sim_config *cfg)
+{
+    char path[512], err[CONFIG_ERROR_LEN];
+    snprintf(path, sizeof path, "%s/jobs.cfg", test_sweep_root);
+    test_sweep_write(path, "topology = { p = 2; a = 4; h = 2; };\n"
+                           "sim = { warmup_cycles = 100; measure_cycles = 300; seed = 7; };\n"
+                           "jobs = ( { name = \"app\"; nodes = 16; placement = \"random_nodes\"; "
+                           "motif = \"halo3d\"; dims = [4, 2, 2];\n"
+                           "    message_bytes = 256; iterations = 4; compute_cycles = 20; },\n"
+                           "  { name = \"inc\"; nodes = 16; pattern = \"incast\"; targets = 2; "
+                           "load = 0.5; message_bytes = 512; } );\n");
+    CU_ASSERT_EQUAL_FATAL(config_load(path, NULL, 0, cfg, err), 0);
+}
+
+/* The hash covers only the settings that differ from their defaults, in no particular order:
+ * a setting that holds its default counts as if it did not exist, which is what a setting
+ * added to the schema is for every stored point. */
+static void test_sweep_hash_non_default(void)
+{
+    struct sim_config cfg;
+    char hash[SWEEP_HASH_LEN], text[SWEEP_HASH_LEN];
+    test_sweep_config(test_sweep_valiant, 4, &cfg);
+    CU_ASSERT_EQUAL_FATAL(sweep_config_hash(&cfg, hash), 0);
+    const char *lines[] = {"vcs.local=3", "traffic.load=0.25", "vcs.global=2",
+                           "routing.mechanism=valiant"};
+    sweep_identity_hash(lines, 4, DFSIM_MODEL_VERSION, text);
+    CU_ASSERT_STRING_EQUAL(hash, text);
+    /* Recorded when the rule was made: it changes only if the identity rule does (or one of
+     * these values becomes a default, which bumps the model version anyway). */
+    sweep_config_hash_at(&cfg, 1, text);
+    CU_ASSERT_STRING_EQUAL(text, "1b41d4a4e09bf1ee");
+    /* written at its default, a setting changes nothing; at another value, the hash */
+    static const struct {
+        const char *key, *other;
+    } keys[] = {{"router.arbiter", "\"age\""},
+                {"traffic.pattern", "\"adversarial\""},
+                {"sim.warmup_cycles", "1234"},
+                {"routing.pb_coef", "7"},
+                {"links.bandwidth_global", "0.75"}};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        struct setting_ref r;
+        char def[SETTING_STRING_LEN + 8], set[2][SETTING_STRING_LEN + 200];
+        CU_ASSERT_EQUAL_FATAL(settings_find_full(keys[k].key, &r), 0);
+        settings_format_default(r.row, def, sizeof def);
+        CU_ASSERT_STRING_NOT_EQUAL_FATAL(def, keys[k].other);
+        snprintf(set[0], sizeof set[0], "%s=%s", keys[k].key, def);
+        snprintf(set[1], sizeof set[1], "%s=%s", keys[k].key, keys[k].other);
+        for (int v = 0; v < 2; v++) {
+            const char *sets[5] = {test_sweep_valiant[0], test_sweep_valiant[1],
+                                   test_sweep_valiant[2], test_sweep_valiant[3], set[v]};
+            test_sweep_config(sets, 5, &cfg);
+            sweep_config_hash(&cfg, text);
+            CU_ASSERT_EQUAL(strcmp(text, hash) == 0, v == 0);
+        }
+    }
+    /* the defaults alone leave only what config_load resolves (the VCs of the routing) */
+    config_set_defaults(&cfg);
+    const char **mine;
+    int n = sweep_identity_lines(&cfg, &mine);
+    CU_ASSERT_EQUAL(n, 2);
+    for (int i = 0; i < n; i++)
+        CU_ASSERT_EQUAL(strncmp(mine[i], "vcs.", 4), 0);
+    sweep_identity_free(mine, n);
+}
+
+/* Lines in any order (the schema's, or another one) give the same hash. */
+static void test_sweep_hash_order(void)
+{
+    struct sim_config cfg;
+    char hash[SWEEP_HASH_LEN], text[SWEEP_HASH_LEN];
+    test_sweep_jobs_config(&cfg);
+    CU_ASSERT_EQUAL_FATAL(sweep_config_hash(&cfg, hash), 0);
+    const char **lines;
+    int n = sweep_identity_lines(&cfg, &lines);
+    CU_ASSERT_FATAL(n > 20);
+    CU_ASSERT_STRING_EQUAL(lines[n - 1], "jobs.count=2"); /* elements by index */
+    bool indexed = false;
+    for (int i = 0; i < n; i++)
+        indexed |= strcmp(lines[i], "jobs[1].pattern=incast") == 0;
+    CU_ASSERT_TRUE(indexed);
+    unsigned seed = 12345; /* a fixed shuffle (Fisher-Yates, LCG) */
+    for (int i = n - 1; i > 0; i--) {
+        seed = seed * 1103515245u + 12345u;
+        int k = (int)((seed >> 16) % (unsigned)(i + 1));
+        const char *t = lines[i];
+        lines[i] = lines[k];
+        lines[k] = t;
+    }
+    sweep_identity_hash(lines, n, DFSIM_MODEL_VERSION, text);
+    CU_ASSERT_STRING_EQUAL(text, hash);
+    sweep_identity_free(lines, n);
+}
+
+/* The model version is part of the identity: bumping it changes every hash, and ends the
+ * acceptance of the documents written before versions existed. */
+static void test_sweep_hash_model_version(void)
+{
+    struct sim_config cfg;
+    char a[SWEEP_HASH_LEN], b[SWEEP_HASH_LEN], c[SWEEP_HASH_LEN];
+    test_sweep_config(test_sweep_valiant, 4, &cfg);
+    sweep_config_hash(&cfg, a);
+    sweep_config_hash_at(&cfg, DFSIM_MODEL_VERSION, b);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    sweep_config_hash_at(&cfg, DFSIM_MODEL_VERSION + 1, c);
+    CU_ASSERT_STRING_NOT_EQUAL(a, c);
+    CU_ASSERT_EQUAL(sweep_config_hash_legacy(&cfg, SWEEP_LEGACY_MODEL_VERSION, c), 0);
+    CU_ASSERT_EQUAL(strlen(c), 16);
+    CU_ASSERT_STRING_NOT_EQUAL(a, c);
+    CU_ASSERT_EQUAL(sweep_config_hash_legacy(&cfg, SWEEP_LEGACY_MODEL_VERSION + 1, c), -1);
+    CU_ASSERT_STRING_EQUAL(c, "");
+}
+
+/* The legacy hash is the one the previous release wrote: these values were printed by its
+ * sweep_config_hash. They hold while the defaults do, i.e. while DFSIM_MODEL_VERSION is still
+ * SWEEP_LEGACY_MODEL_VERSION (after that no legacy document is accepted). */
+static void test_sweep_hash_legacy(void)
+{
+    if (DFSIM_MODEL_VERSION != SWEEP_LEGACY_MODEL_VERSION)
+        return;
+    struct sim_config cfg;
+    char hash[SWEEP_HASH_LEN];
+    config_set_defaults(&cfg);
+    sweep_config_hash_legacy(&cfg, SWEEP_LEGACY_MODEL_VERSION, hash);
+    CU_ASSERT_STRING_EQUAL(hash, "548f96268112a276");
+    test_sweep_config(test_sweep_valiant, 2, &cfg);
+    sweep_config_hash_legacy(&cfg, SWEEP_LEGACY_MODEL_VERSION, hash);
+    CU_ASSERT_STRING_EQUAL(hash, "c24096fa4e6068e6");
+    test_sweep_jobs_config(&cfg);
+    sweep_config_hash_legacy(&cfg, SWEEP_LEGACY_MODEL_VERSION, hash);
+    CU_ASSERT_STRING_EQUAL(hash, "23389f750972f06f");
 }
 
 /* ---- errors ---- */
@@ -693,6 +843,176 @@ static void test_sweep_jobs_determinism(void)
     sweep_free(&sw);
 }
 
+/* ---- documents of an earlier dfsim ---- */
+
+/* Every point document under dir (relative names), at most TEST_SWEEP_MAX_DOCS. */
+#define TEST_SWEEP_MAX_DOCS 64
+struct test_sweep_docs {
+    char *file[TEST_SWEEP_MAX_DOCS], *text[TEST_SWEEP_MAX_DOCS];
+    const char *dir;
+    int n;
+};
+
+static int test_sweep_collect(void *ctx, const char *file)
+{
+    struct test_sweep_docs *d = ctx;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", d->dir, file);
+    if (d->n == TEST_SWEEP_MAX_DOCS)
+        return 1;
+    d->file[d->n] = strdup(file);
+    d->text[d->n++] = sweep_doc_read_text(path);
+    return 0;
+}
+
+static void test_sweep_docs_free(struct test_sweep_docs *d)
+{
+    for (int i = 0; i < d->n; i++) {
+        free(d->file[i]);
+        free(d->text[i]);
+    }
+    d->n = 0;
+}
+
+/* Turns the document DIR/FROM into one an earlier dfsim wrote, at DIR/TO: sweep.hash is
+ * `legacy`, no sweep.model_version, the rest byte for byte. */
+static void test_sweep_make_legacy(const char *dir, const char *from, const char *to,
+                                   const char *legacy)
+{
+    char err[1024];
+    cJSON *doc = test_sweep_load_json(dir, from);
+    cJSON *meta = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(doc, "sweep"), true);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cJSON_GetObjectItemCaseSensitive(meta, "model_version"));
+    cJSON_DeleteItemFromObjectCaseSensitive(meta, "model_version");
+    cJSON_ReplaceItemInObjectCaseSensitive(meta, "hash", cJSON_CreateString(legacy));
+    CU_ASSERT_EQUAL(sweep_doc_rewrite(dir, from, dir, to, meta, err, sizeof err), 0);
+    cJSON_Delete(meta);
+    cJSON_Delete(doc);
+}
+
+/* Every document of d is again at its name in dir, byte for byte. */
+static void test_sweep_expect_docs(const char *dir, const struct test_sweep_docs *d)
+{
+    for (int i = 0; i < d->n; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, d->file[i]);
+        char *text = sweep_doc_read_text(path);
+        bool same = text && d->text[i] && strcmp(text, d->text[i]) == 0;
+        if (!same)
+            fprintf(stderr, "\n  %s differs or is missing\n", path);
+        CU_ASSERT_TRUE(same);
+        free(text);
+    }
+}
+
+static const char test_sweep_legacy_body[] =
+    "name = \"legacy\";\n" TEST_SWEEP_FAST
+    "axes = { traffic = { load = [0.2, 0.5]; }; sim = { seed = [1, 2]; }; };\n"
+    "variants = ( { name = \"MIN\"; routing = { mechanism = \"min\"; }; },\n"
+    "             { name = \"S\"; saturation = true; resolution = 0.25; } );\n";
+
+/* A sweep directory as an earlier dfsim left it (documents named after, and carrying, the
+ * legacy hash, without model_version) is resumed without rerunning anything: its documents
+ * are migrated, byte for byte what this dfsim writes; points whose config changed still go to
+ * .stale/, and old documents come back from there migrated. */
+static void test_sweep_legacy_resume(void)
+{
+    char path[512], edited[512], dir[256], body[2048], out[TEST_SWEEP_OUT], args[1024];
+    char err[SWEEP_ERROR_LEN];
+    struct sweep sw;
+    struct sweep_grid g;
+    test_sweep_expand(test_sweep_file("legacy.cfg", test_sweep_legacy_body, path, sizeof path), &sw,
+                      &g);
+    CU_ASSERT_EQUAL_FATAL(g.n_jobs, 6); /* 4 points of MIN, 2 searches */
+    snprintf(body, sizeof body, "%s", test_sweep_legacy_body);
+    memcpy(strstr(body, "0.5]"), "0.4", 3); /* loads [0.2, 0.4]: 2 points change */
+    test_sweep_file("legacy-edited.cfg", body, edited, sizeof edited);
+    snprintf(dir, sizeof dir, "%s/legacy", test_sweep_root);
+    test_sweep_run_expect(path, dir, "6 run, 0 already done, 0 failed", NULL);
+    struct test_sweep_docs now = {.dir = dir};
+    CU_ASSERT_EQUAL_FATAL(sweep_doc_scan(dir, test_sweep_collect, &now), 0);
+    int steps = now.n - 4;
+    CU_ASSERT_FATAL(steps >= 2);
+    /* back to what an earlier dfsim wrote */
+    for (int i = 0; i < now.n; i++) {
+        cJSON *doc = test_sweep_load_json(dir, now.file[i]);
+        const cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "sweep");
+        CU_ASSERT_EQUAL(test_sweep_get(meta, "model_version", NULL), DFSIM_MODEL_VERSION);
+        const struct sweep_job *job = &g.jobs[(int)test_sweep_get(meta, "index", NULL)];
+        double load = sweep_doc_number(meta, "saturation.load");
+        char legacy[SWEEP_HASH_LEN], file[SWEEP_PATH_LEN];
+        if (isnan(load)) {
+            CU_ASSERT_FATAL(sweep_job_legacy_file(job, file, sizeof file));
+            snprintf(legacy, sizeof legacy, "%s", job->legacy_hash);
+        } else {
+            struct sim_config cfg;
+            CU_ASSERT_EQUAL_FATAL(sweep_job_config(&sw, job, &load, &cfg, err), 0);
+            CU_ASSERT_EQUAL(sweep_config_hash_legacy(&cfg, DFSIM_MODEL_VERSION, legacy), 0);
+            sweep_step_file(job, load, legacy, file, sizeof file);
+        }
+        CU_ASSERT_STRING_NOT_EQUAL(file, now.file[i]);
+        test_sweep_make_legacy(dir, now.file[i], file, legacy);
+        cJSON_Delete(doc);
+    }
+    for (int j = 0; j < g.n_jobs; j++) /* not migrated yet, but done */
+        CU_ASSERT_TRUE(sweep_run_done(&sw, &g, j, dir));
+    snprintf(args, sizeof args, "sweep %s -o %s --list", path, dir);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "# 6 done, 0 missing"));
+    /* the edited sweep: 2 old documents stale, the others migrated, 2 points run */
+    snprintf(args, sizeof args, "sweep %s -o %s --jobs 2", edited, dir);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
+    char kept[128];
+    snprintf(kept, sizeof kept, "%d documents of an earlier dfsim kept", 2 + steps);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "2 run, 4 already done, 0 failed"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "2 documents of points no longer in the sweep moved"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, kept));
+    /* the migrated documents are those this dfsim wrote (same names, same bytes) */
+    struct test_sweep_docs unchanged = {.dir = dir};
+    for (int i = 0; i < now.n; i++)
+        if (strncmp(now.file[i], "MIN/load0.5_", 12) != 0) {
+            unchanged.file[unchanged.n] = now.file[i];
+            unchanged.text[unchanged.n++] = now.text[i];
+        }
+    CU_ASSERT_EQUAL(unchanged.n, 2 + steps);
+    test_sweep_expect_docs(dir, &unchanged);
+    /* the original sweep again: the 2 old documents come back from .stale/, migrated */
+    snprintf(args, sizeof args, "sweep %s -o %s --jobs 2", path, dir);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "0 run, 6 already done, 0 failed"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "2 documents brought back"));
+    test_sweep_expect_docs(dir, &now);
+    struct test_sweep_docs after = {.dir = dir};
+    CU_ASSERT_EQUAL(sweep_doc_scan(dir, test_sweep_collect, &after), 0);
+    CU_ASSERT_EQUAL(after.n, now.n); /* no old name left */
+    test_sweep_docs_free(&after);
+    test_sweep_docs_free(&now);
+    sweep_grid_free(&g);
+    sweep_free(&sw);
+}
+
+/* slurm-points.txt written by an earlier dfsim names its points by their legacy hashes. */
+static void test_sweep_slurm_legacy_points(void)
+{
+    char path[512], dir[256], out[TEST_SWEEP_OUT], args[1024], text[128], err[1024];
+    struct sweep sw;
+    struct sweep_grid g;
+    test_sweep_expand(test_sweep_file("small.cfg", test_sweep_small_body, path, sizeof path), &sw,
+                      &g);
+    snprintf(dir, sizeof dir, "%s/slurm-legacy", test_sweep_root);
+    snprintf(text, sizeof text, "3 %s\n6 0123456789abcdef\n", g.jobs[3].legacy_hash);
+    CU_ASSERT_EQUAL_FATAL(sweep_doc_write(dir, "slurm-points.txt", text, err, sizeof err), 0);
+    snprintf(args, sizeof args, "sweep %s -o %s --task-index 0 --points-per-task 1", path, dir);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
+    for (int j = 0; j < g.n_jobs; j++)
+        CU_ASSERT_EQUAL(sweep_run_done(&sw, &g, j, dir), j == 3);
+    snprintf(args, sizeof args, "sweep %s -o %s --task-index 1 --points-per-task 1", path, dir);
+    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "slurm-points.txt:2: point no longer matches"));
+    sweep_grid_free(&g);
+    sweep_free(&sw);
+}
+
 static void test_sweep_slurm_task_mapping(void)
 {
     char path[512], dir[256], out[TEST_SWEEP_OUT], args[1024], file[600];
@@ -733,6 +1053,10 @@ int test_sweep_register(void)
         {"a sweep without variants", test_sweep_without_variants},
         {"hash = FNV-1a of the resolved config", test_sweep_hash_is_resolved_config},
         {"editing the sweep file rehashes only changed points", test_sweep_hash_stability},
+        {"hash: non-default settings only; a default changes nothing", test_sweep_hash_non_default},
+        {"hash: independent of the order of the settings", test_sweep_hash_order},
+        {"hash: the model version is part of it", test_sweep_hash_model_version},
+        {"legacy hash: the values the previous release wrote", test_sweep_hash_legacy},
         {"sweep file errors: FILE:LINE: KEY: problem", test_sweep_file_errors},
         {"missing base, bad command lines: exit 2", test_sweep_missing_base},
         {"merge: mean and 95% CI over seeds", test_sweep_merge_arithmetic},
@@ -744,6 +1068,9 @@ int test_sweep_register(void)
         {"edit the sweep file, then undo the edit", test_sweep_edit_and_undo},
         {"same documents with --jobs 1 and 2; merge", test_sweep_jobs_determinism},
         {"Slurm script and task mapping (no Slurm needed)", test_sweep_slurm_task_mapping},
+        {"documents of an earlier dfsim: resumed, migrated, still staled",
+         test_sweep_legacy_resume},
+        {"Slurm points listed by an earlier dfsim (legacy hashes)", test_sweep_slurm_legacy_points},
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
         if (!CU_add_test(s, tests[i].name, tests[i].fn))

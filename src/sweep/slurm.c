@@ -380,8 +380,10 @@ static int slurm_task_jobs(const struct sweep_grid *grid, const char *dir, int t
         int index;
         char hash[SWEEP_HASH_LEN + 8];
         if (l >= (long)task * per_task) {
+            /* a list written by an earlier dfsim names its points by their legacy hashes */
             if (sscanf(line, "%d %20s", &index, hash) != 2 || index < 0 || index >= grid->n_jobs ||
-                strcmp(grid->jobs[index].hash, hash) != 0) {
+                (strcmp(grid->jobs[index].hash, hash) != 0 &&
+                 strcmp(grid->jobs[index].legacy_hash, hash) != 0)) {
                 fprintf(stderr,
                         "dfsim: %s:%ld: point no longer matches the sweep file (it "
                         "changed since the submission: submit again)\n",

@@ -285,6 +285,11 @@ static int sweep_cli_sync(const struct sweep *sw, const struct sweep_grid *grid,
                 rep.stale, dir);
     if (!quiet && rep.restored)
         fprintf(stderr, "dfsim: %d documents brought back from %s/.stale/\n", rep.restored, dir);
+    if (!quiet && rep.migrated)
+        fprintf(stderr,
+                "dfsim: %d documents of an earlier dfsim kept: renamed after their point's "
+                "current hash\n",
+                rep.migrated);
     return SWEEP_EXIT_OK;
 }
 

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model_version.h"
+
 #define SWEEP_DOC_META_MARK ",\n\t\"sweep\":\t"
 
 /* ---- metadata ---- */
@@ -68,6 +70,7 @@ cJSON *sweep_doc_meta(const struct sweep *sw, const struct sweep_grid *grid, int
     if (!ok)
         cJSON_Delete(point);
     ok = ok && cJSON_AddStringToObject(meta, "hash", hash) &&
+         cJSON_AddNumberToObject(meta, "model_version", DFSIM_MODEL_VERSION) &&
          cJSON_AddNumberToObject(meta, "index", j);
     if (ok && load)
         ok = sweep_doc_add_saturation(meta, &sw->variants[job->variant], *load);
@@ -226,8 +229,14 @@ cJSON *sweep_doc_load(const char *dir, const char *file)
 int sweep_doc_replace_meta(const char *dir, const char *file, const cJSON *meta, char *err,
                            size_t len)
 {
+    return sweep_doc_rewrite(dir, file, dir, file, meta, err, len);
+}
+
+int sweep_doc_rewrite(const char *from_dir, const char *from, const char *dir, const char *file,
+                      const cJSON *meta, char *err, size_t len)
+{
     char path[SWEEP_PATH_LEN];
-    snprintf(path, sizeof path, "%s/%s", dir, file);
+    snprintf(path, sizeof path, "%s/%s", from_dir, from);
     char *text = sweep_doc_read_text(path);
     char *mark = NULL;
     for (char *p = text; p && (p = strstr(p, SWEEP_DOC_META_MARK)); p++)
@@ -244,6 +253,10 @@ int sweep_doc_replace_meta(const char *dir, const char *file, const cJSON *meta,
     }
     int rc = sweep_doc_write(dir, file, out, err, len);
     free(out);
+    if (rc == 0 && (strcmp(from_dir, dir) != 0 || strcmp(from, file) != 0) && unlink(path) != 0) {
+        snprintf(err, len, "cannot remove %s: %s", path, strerror(errno));
+        rc = -1;
+    }
     return rc;
 }
 
@@ -252,6 +265,13 @@ bool sweep_doc_has_hash(const cJSON *doc, const char *hash)
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "sweep");
     const cJSON *h = cJSON_GetObjectItemCaseSensitive(meta, "hash");
     return cJSON_IsString(h) && strcmp(h->valuestring, hash) == 0;
+}
+
+bool sweep_doc_is_legacy(const cJSON *doc, const char *legacy_hash)
+{
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "sweep");
+    return legacy_hash[0] && !cJSON_GetObjectItemCaseSensitive(meta, "model_version") &&
+           sweep_doc_has_hash(doc, legacy_hash);
 }
 
 static const cJSON *sweep_doc_at(const cJSON *doc, const char *path)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_version.h"
 #include "sweep.h"
 
 #define SWEEP_FNV_OFFSET 0xcbf29ce484222325ULL
@@ -163,16 +164,275 @@ static uint64_t sweep_fnv(uint64_t h, const char *text)
     return h;
 }
 
-/* Canonical text of one setting: "group.name=value\n", numbers printed exactly. */
-struct sweep_hasher {
+/* One more byte: the NUL after a line, which no value can contain, so that lines cannot run
+ * into each other whatever a string holds. */
+static uint64_t sweep_fnv_end(uint64_t h)
+{
+    return h * SWEEP_FNV_PRIME; /* h ^= 0 */
+}
+
+static void sweep_hash_text(uint64_t h, char out[SWEEP_HASH_LEN])
+{
+    snprintf(out, SWEEP_HASH_LEN, "%016" PRIx64, h);
+}
+
+/* The identity lines being collected. */
+struct sweep_lines {
+    const struct sim_config *cfg;
+    const char **items;
+    int n, cap;
+    bool failed;
+};
+
+static void sweep_lines_add(struct sweep_lines *l, const char *text)
+{
+    if (l->failed)
+        return;
+    if (l->n == l->cap) {
+        int cap = l->cap * 2 + 64;
+        const char **bigger = realloc(l->items, (size_t)cap * sizeof *bigger);
+        if (!bigger) {
+            l->failed = true;
+            return;
+        }
+        l->items = bigger;
+        l->cap = cap;
+    }
+    char *copy = strdup(text);
+    if (!copy)
+        l->failed = true;
+    else
+        l->items[l->n++] = copy;
+}
+
+static int sweep_lines_setting(void *ctx, const struct setting_ref *r)
+{
+    struct sweep_lines *l = ctx;
+    if (settings_at_default(l->cfg, r))
+        return 0;
+    /* A list element by its index ("jobs[1].load"), not its name: the order of the elements
+     * is part of the config. */
+    char name[96], value[SETTING_LIST_MAX * 12], text[sizeof name + sizeof value + 2];
+    settings_full_name(r, name, sizeof name);
+    settings_format(l->cfg, r, false, value, sizeof value);
+    snprintf(text, sizeof text, "%s=%s", name, value);
+    sweep_lines_add(l, text);
+    return 0;
+}
+
+int sweep_identity_lines(const struct sim_config *cfg, const char ***lines)
+{
+    struct sweep_lines l = {.cfg = cfg};
+    settings_each_in(cfg, sweep_lines_setting, &l);
+    /* The number of elements of each list that has some: an element cannot vanish even if
+     * all its settings were at their defaults. */
+    for (int i = 0; settings_lists[i]; i++) {
+        int count = settings_list_count(cfg, settings_lists[i]);
+        char text[96];
+        snprintf(text, sizeof text, "%s.count=%d", settings_lists[i]->name, count);
+        if (count > 0)
+            sweep_lines_add(&l, text);
+    }
+    if (l.failed) {
+        sweep_identity_free(l.items, l.n);
+        *lines = NULL;
+        return -1;
+    }
+    *lines = l.items;
+    return l.n;
+}
+
+void sweep_identity_free(const char **lines, int n)
+{
+    for (int i = 0; i < n; i++)
+        free((void *)lines[i]);
+    free(lines);
+}
+
+static int sweep_line_compare(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static uint64_t sweep_identity_fnv(const char **lines, int n, int model_version)
+{
+    char model[48];
+    snprintf(model, sizeof model, "model_version=%d", model_version);
+    qsort(lines, (size_t)n, sizeof *lines, sweep_line_compare);
+    uint64_t h = sweep_fnv_end(sweep_fnv(SWEEP_FNV_OFFSET, model));
+    for (int i = 0; i < n; i++)
+        h = sweep_fnv_end(sweep_fnv(h, lines[i]));
+    return h;
+}
+
+void sweep_identity_hash(const char **lines, int n, int model_version, char out[SWEEP_HASH_LEN])
+{
+    sweep_hash_text(sweep_identity_fnv(lines, n, model_version), out);
+}
+
+static int sweep_config_fnv_at(const struct sim_config *cfg, int model_version, uint64_t *h)
+{
+    const char **lines;
+    int n = sweep_identity_lines(cfg, &lines);
+    if (n < 0)
+        return -1;
+    *h = sweep_identity_fnv(lines, n, model_version);
+    sweep_identity_free(lines, n);
+    return 0;
+}
+
+int sweep_config_hash_at(const struct sim_config *cfg, int model_version, char out[SWEEP_HASH_LEN])
+{
+    uint64_t h;
+    out[0] = '\0';
+    if (sweep_config_fnv_at(cfg, model_version, &h) != 0)
+        return -1;
+    sweep_hash_text(h, out);
+    return 0;
+}
+
+int sweep_config_hash(const struct sim_config *cfg, char out[SWEEP_HASH_LEN])
+{
+    return sweep_config_hash_at(cfg, DFSIM_MODEL_VERSION, out);
+}
+
+/* A search is its config at load 0 plus its tolerance and resolution. */
+static uint64_t sweep_search_fnv(uint64_t h, const struct sweep_variant *var)
+{
+    char text[128];
+    snprintf(text, sizeof text, "saturation.tolerance=%.17g\nsaturation.resolution=%.17g\n",
+             var->tolerance, var->resolution);
+    return sweep_fnv(h, text);
+}
+
+/* ---- legacy hash ---- */
+
+/* The settings of the release whose documents carry the legacy hash, sorted: settings added
+ * since are left out of it, so that those documents keep their hash (until a setting of this
+ * list is renamed or removed, or the model version moves on). Never edit this list. */
+static const char *const sweep_legacy_settings[] = {
+    "buffers.global",
+    "buffers.injection",
+    "buffers.local",
+    "buffers.output",
+    "jobs[].allocation_file",
+    "jobs[].allreduce_threshold",
+    "jobs[].compute_cycles",
+    "jobs[].delay_sensitivity",
+    "jobs[].dims",
+    "jobs[].first_node",
+    "jobs[].groups",
+    "jobs[].interval_cycles",
+    "jobs[].iterations",
+    "jobs[].load",
+    "jobs[].message_bytes",
+    "jobs[].motif",
+    "jobs[].name",
+    "jobs[].nic_window",
+    "jobs[].nodes",
+    "jobs[].off_cycles",
+    "jobs[].offset",
+    "jobs[].on_cycles",
+    "jobs[].pattern",
+    "jobs[].per_router",
+    "jobs[].periodic",
+    "jobs[].placement",
+    "jobs[].process",
+    "jobs[].response_bytes",
+    "jobs[].root",
+    "jobs[].selector",
+    "jobs[].selector_lambda",
+    "jobs[].selector_min_bytes",
+    "jobs[].selector_sigma",
+    "jobs[].targets",
+    "jobs[].throttle",
+    "jobs[].throttle_bucket_packets",
+    "jobs[].throttle_gain",
+    "jobs[].throttle_min_rate",
+    "jobs[].throttle_rate",
+    "jobs[].throttle_step",
+    "jobs[].throttle_window_cycles",
+    "jobs[].ugal_preset",
+    "links.bandwidth_global",
+    "links.bandwidth_local",
+    "links.bandwidth_node",
+    "links.global_latency",
+    "links.injection_latency",
+    "links.local_latency",
+    "router.allocator_iterations",
+    "router.arbiter",
+    "router.latency",
+    "router.speedup",
+    "router.transit_priority",
+    "routing.fpar_threshold",
+    "routing.global_congestion_coef",
+    "routing.global_congestion_threshold",
+    "routing.global_policy",
+    "routing.mechanism",
+    "routing.misroute_threshold",
+    "routing.pb_coef",
+    "routing.pb_global_threshold",
+    "routing.pb_local_threshold",
+    "routing.th_min",
+    "routing.ugal_bias",
+    "routing.ugal_bias_mode",
+    "routing.ugal_min_candidates",
+    "routing.ugal_nonmin_candidates",
+    "routing.ugal_preset",
+    "routing.ugal_progressive",
+    "routing.ugal_weight",
+    "routing.valiant_target",
+    "sim.deadlock_cycles",
+    "sim.isolate",
+    "sim.max_cycles",
+    "sim.measure_cycles",
+    "sim.seed",
+    "sim.warmup_cycles",
+    "topology.a",
+    "topology.arrangement",
+    "topology.cascade_groups",
+    "topology.col_links",
+    "topology.cols",
+    "topology.groups",
+    "topology.h",
+    "topology.kind",
+    "topology.leaves",
+    "topology.p",
+    "topology.row_links",
+    "topology.rows",
+    "topology.spines",
+    "traffic.load",
+    "traffic.offset",
+    "traffic.packet_size",
+    "traffic.pattern",
+    "traffic.phit_bytes",
+    "vcs.global",
+    "vcs.injection",
+    "vcs.local",
+};
+
+static bool sweep_legacy_has(const struct setting_ref *r)
+{
+    char name[96];
+    settings_full_name(r, name, sizeof name); /* "jobs[2].load" */
+    if (r->list)
+        snprintf(name, sizeof name, "%s[].%s", r->list->name, r->row->name);
+    const char *key = name;
+    size_t n = sizeof sweep_legacy_settings / sizeof sweep_legacy_settings[0];
+    return bsearch(&key, sweep_legacy_settings, n, sizeof key, sweep_line_compare) != NULL;
+}
+
+struct sweep_legacy {
     const struct sim_config *cfg;
     uint64_t h;
 };
 
-static int sweep_hash_setting(void *ctx, const struct setting_ref *r)
+/* The hash before model versions: "group.name=value\n" of every setting in schema order,
+ * quiet_default ones skipped at their default. */
+static int sweep_legacy_setting(void *ctx, const struct setting_ref *r)
 {
-    struct sweep_hasher *hs = ctx;
-    if (settings_quiet(hs->cfg, r))
+    struct sweep_legacy *hs = ctx;
+    if (settings_quiet(hs->cfg, r) || !sweep_legacy_has(r))
         return 0;
     char name[96], value[SETTING_LIST_MAX * 12], text[sizeof name + sizeof value + 2];
     settings_full_name_in(hs->cfg, r, name, sizeof name);
@@ -182,26 +442,41 @@ static int sweep_hash_setting(void *ctx, const struct setting_ref *r)
     return 0;
 }
 
-static uint64_t sweep_config_fnv(const struct sim_config *cfg)
+static uint64_t sweep_legacy_fnv(const struct sim_config *cfg)
 {
-    struct sweep_hasher hs = {cfg, SWEEP_FNV_OFFSET};
-    settings_each_in(cfg, sweep_hash_setting, &hs);
+    struct sweep_legacy hs = {cfg, SWEEP_FNV_OFFSET};
+    settings_each_in(cfg, sweep_legacy_setting, &hs);
     return hs.h;
 }
 
-void sweep_config_hash(const struct sim_config *cfg, char out[SWEEP_HASH_LEN])
+int sweep_config_hash_legacy(const struct sim_config *cfg, int model_version,
+                             char out[SWEEP_HASH_LEN])
 {
-    snprintf(out, SWEEP_HASH_LEN, "%016" PRIx64, sweep_config_fnv(cfg));
+    out[0] = '\0';
+    if (model_version != SWEEP_LEGACY_MODEL_VERSION)
+        return -1;
+    sweep_hash_text(sweep_legacy_fnv(cfg), out);
+    return 0;
 }
 
-/* A search is its config at load 0 plus its tolerance and resolution. */
-static void sweep_search_hash(const struct sim_config *cfg, const struct sweep_variant *var,
-                              char out[SWEEP_HASH_LEN])
+/* Both hashes of a job (legacy "" when old documents are no longer accepted). */
+static int sweep_job_hashes(const struct sweep *sw, struct sweep_job *job,
+                            const struct sim_config *cfg)
 {
-    char text[128];
-    snprintf(text, sizeof text, "saturation.tolerance=%.17g\nsaturation.resolution=%.17g\n",
-             var->tolerance, var->resolution);
-    snprintf(out, SWEEP_HASH_LEN, "%016" PRIx64, sweep_fnv(sweep_config_fnv(cfg), text));
+    uint64_t h;
+    if (sweep_config_fnv_at(cfg, DFSIM_MODEL_VERSION, &h) != 0)
+        return -1;
+    if (sweep_job_is_search(sw, job)) {
+        const struct sweep_variant *var = &sw->variants[job->variant];
+        sweep_hash_text(sweep_search_fnv(h, var), job->hash);
+        job->legacy_hash[0] = '\0';
+        if (DFSIM_MODEL_VERSION == SWEEP_LEGACY_MODEL_VERSION)
+            sweep_hash_text(sweep_search_fnv(sweep_legacy_fnv(cfg), var), job->legacy_hash);
+    } else {
+        sweep_hash_text(h, job->hash);
+        sweep_config_hash_legacy(cfg, DFSIM_MODEL_VERSION, job->legacy_hash);
+    }
+    return 0;
 }
 
 /* ---- file names ---- */
@@ -260,6 +535,17 @@ void sweep_step_file(const struct sweep_job *job, double load, const char *hash,
     snprintf(out, len, "%s_load%.15g_%s.json", job->file, load, hash);
 }
 
+bool sweep_job_legacy_file(const struct sweep_job *job, char *out, size_t len)
+{
+    char tail[SWEEP_HASH_LEN + 8];
+    snprintf(tail, sizeof tail, "%s.json", job->hash);
+    size_t n = strlen(job->file), k = strlen(tail);
+    if (!job->legacy_hash[0] || n < k || strcmp(job->file + n - k, tail) != 0)
+        return false; /* a search: its steps are named after their own configs' hashes */
+    snprintf(out, len, "%.*s%s.json", (int)(n - k), job->file, job->legacy_hash);
+    return true;
+}
+
 /* ---- expansion ---- */
 
 static long long sweep_variant_points(const struct sweep *sw, int v)
@@ -293,11 +579,8 @@ static int sweep_job_resolve(const struct sweep *sw, struct sweep_job *job, char
     bool search = sweep_job_is_search(sw, job);
     if (sweep_job_config(sw, job, search ? &zero : NULL, &cfg, err) != 0)
         return -1;
-    if (search)
-        sweep_search_hash(&cfg, &sw->variants[job->variant], job->hash);
-    else
-        sweep_config_hash(&cfg, job->hash);
-    job->file = sweep_job_file(sw, job);
+    if (sweep_job_hashes(sw, job, &cfg) == 0)
+        job->file = sweep_job_file(sw, job);
     if (!job->file) {
         snprintf(err, SWEEP_ERROR_LEN, "out of memory");
         return -1;

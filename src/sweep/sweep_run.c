@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_version.h"
 #include "point.h"
 #include "result_json.h"
 #include "saturation.h"
@@ -90,12 +91,13 @@ static int sweep_run_point(const struct sweep *sw, const struct sweep_grid *grid
 
 /* ---- saturation searches ---- */
 
-/* The outcome of a step already in dir; false if missing, stale or unreadable. */
-static bool sweep_run_read_step(const char *dir, const char *file, const char *hash,
+/* The outcome of a step already in dir; false if missing, stale or unreadable. `legacy`: an
+ * old document that has `hash` as its legacy hash. */
+static bool sweep_run_read_step(const char *dir, const char *file, const char *hash, bool legacy,
                                 struct sweep_run_outcome *out)
 {
     cJSON *doc = sweep_doc_load(dir, file);
-    bool ok = doc && sweep_doc_has_hash(doc, hash);
+    bool ok = doc && (legacy ? sweep_doc_is_legacy(doc, hash) : sweep_doc_has_hash(doc, hash));
     if (ok) {
         out->offered = sweep_doc_number(doc, "load.offered");
         out->accepted = sweep_doc_number(doc, "load.accepted");
@@ -119,6 +121,17 @@ static int sweep_run_step(struct sweep_run_probe *p, double load, const struct s
     return p->status == SWEEP_RUN_OK ? 0 : -1;
 }
 
+/* A step of an earlier dfsim, under its legacy name (sweep_sync migrates it on resume). */
+static bool sweep_run_read_legacy_step(const char *dir, const struct sweep_job *job, double load,
+                                       const struct sim_config *cfg, struct sweep_run_outcome *out)
+{
+    char hash[SWEEP_HASH_LEN], file[SWEEP_PATH_LEN];
+    if (sweep_config_hash_legacy(cfg, DFSIM_MODEL_VERSION, hash) != 0)
+        return false;
+    sweep_step_file(job, load, hash, file, sizeof file);
+    return sweep_run_read_step(dir, file, hash, true, out);
+}
+
 static int sweep_run_probe(void *ctx, double load, bool *accepts)
 {
     struct sweep_run_probe *p = ctx;
@@ -130,10 +143,15 @@ static int sweep_run_probe(void *ctx, double load, bool *accepts)
         p->status = SWEEP_RUN_FAILED;
         return -1;
     }
-    sweep_config_hash(&cfg, hash);
+    if (sweep_config_hash(&cfg, hash) != 0) {
+        fprintf(stderr, "dfsim: out of memory\n");
+        p->status = SWEEP_RUN_FAILED;
+        return -1;
+    }
     sweep_step_file(job, load, hash, file, sizeof file);
     struct sweep_run_outcome out;
-    if (!sweep_run_read_step(p->dir, file, hash, &out)) {
+    if (!sweep_run_read_step(p->dir, file, hash, false, &out) &&
+        !sweep_run_read_legacy_step(p->dir, job, load, &cfg, &out)) {
         if (!p->may_run)
             return 1;
         if (sweep_run_step(p, load, &cfg, hash, file, &out) != 0)
@@ -183,5 +201,11 @@ bool sweep_run_done(const struct sweep *sw, const struct sweep_grid *grid, int j
     cJSON *doc = sweep_doc_load(dir, job->file);
     bool done = doc && sweep_doc_has_hash(doc, job->hash);
     cJSON_Delete(doc);
+    char legacy[SWEEP_PATH_LEN];
+    if (!done && sweep_job_legacy_file(job, legacy, sizeof legacy)) {
+        doc = sweep_doc_load(dir, legacy); /* not migrated yet: sweep_sync will */
+        done = doc && sweep_doc_is_legacy(doc, job->legacy_hash);
+        cJSON_Delete(doc);
+    }
     return done;
 }
