@@ -26,7 +26,7 @@ help:
 	@echo "make test       deps + the whole test suite (release build and ASan/UBSan build)"
 	@echo "make bench      speed of the reference network (not part of the tests)"
 	@echo "make refcheck   compare a dozen small reference points with tests/reference/ (part of make test)"
-	@echo "make readme     regenerate the README's settings and result-document tables"
+	@echo "make readme     regenerate conf/SETTINGS.md's and results/README.md's tables"
 	@echo "make figures    the reference study's sweeps (h=6, hours) and plots into plots/out/"
 	@echo "make figures-quick  the same on h=3 in minutes (smoke test)"
 	@echo "make test-python    the plotting scripts' unit tests (part of make test)"
@@ -103,11 +103,11 @@ refcheck: dfsim
 refcheck-record: dfsim
 	@REFCHECK_RECORD=1 sh tools/refcheck.sh
 
-# The README's generated tables (settings, result document): rewrite them after changing a
+# The generated reference tables (conf/SETTINGS.md, results/README.md): rewrite them after changing a
 # setting or the result schema; the tests fail while they are stale.
 .PHONY: readme
 readme: dfsim
-	@$(PYTHON) tools/readme_tables.py ./dfsim README.md
+	@$(PYTHON) tools/readme_tables.py ./dfsim
 
 # The Slurm round trip of sweeps (issue 5): installs and starts a one-node cluster on localhost,
 # runs a small sweep through `dfsim sweep --slurm` and compares it with the same sweep run

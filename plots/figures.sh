@@ -44,7 +44,7 @@ for h in $SIZES; do
     sweep "${PRE}scaling_h$h"
 done
 # The Dragonfly+ interference study (quick: the small twin, ~20 minutes on one core; full: the
-# 3,456-node system, ~3 core-hours: 2.7 measured for its 192 points, see the README).
+# 3,456-node system, ~3 core-hours: 2.7 measured for its 192 points, see results/dfplus_interference/README.md).
 sweep "${PRE}dfplus_interference"
 
 echo "== figures into $OUT" >&2

@@ -43,8 +43,9 @@ static const struct setting ugal_rows[] = {
                        "increasing: the bias times 1 + hops taken, when re-decided"),
     SETTING_BOOL_ROW(struct ugal_params, "ugal_progressive", progressive, 0,
                      "re-decide at each router of the source group while minimal"),
-    SETTING_CHOICE_ROW(struct ugal_params, "ugal_preset", preset, "none", ugal_preset_names,
-                       "Aries mode; not none: sets bias, bias mode and progressive (README)"),
+    SETTING_CHOICE_ROW(
+        struct ugal_params, "ugal_preset", preset, "none", ugal_preset_names,
+        "Aries mode; not none: sets bias, bias mode and progressive (routers/README.md)"),
 };
 
 static const struct setting_table ugal_settings = {"routing",
@@ -54,7 +55,7 @@ static const struct setting_table ugal_settings = {"routing",
                                                    sizeof(struct ugal_params),
                                                    NULL};
 
-/* What each Aries mode sets (README: Routing mechanisms): no bias; a bias growing with the
+/* What each Aries mode sets (routers/README.md): no bias; a bias growing with the
  * hops taken, which needs re-decisions along the source group; a low and a high bias. */
 static const struct {
     int64_t bias;

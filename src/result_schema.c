@@ -2,10 +2,10 @@
  *
  * To add a section: write its fields (RESULT_AT names the member each value is read from),
  * give it a struct result_section, and list it as a RESULT_OBJECT field of the section that
- * holds it; result_json renders it, `dfsim schema` prints it, the plot scripts and the README
- * see it (plots/result_schema.json and the README's table are regenerated from it, and the
- * tests say when they are stale). A field of a section read from another struct gives a
- * `locate` function from its own struct to that one. */
+ * holds it; result_json renders it, `dfsim schema` prints it, the plot scripts and
+ * results/README.md see it (plots/result_schema.json and results/README.md's table are regenerated
+ * from it, and the tests say when they are stale). A field of a section read from another struct
+ * gives a `locate` function from its own struct to that one. */
 #include "result_schema.h"
 
 #include <assert.h>

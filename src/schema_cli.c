@@ -19,7 +19,7 @@ static const char schema_cli_help[] =
     "Prints the table the result document is rendered from: its sections and fields, their\n"
     "JSON types, units and meanings, and the key figures sweep.json keeps.\n"
     "  --json      as JSON (what plots/result_schema.json holds)\n"
-    "  --markdown  as the Markdown table of README.md's section \"The result document\"\n";
+    "  --markdown  as the Markdown table of results/README.md\n";
 
 /* ---- JSON ---- */
 

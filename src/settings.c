@@ -447,7 +447,7 @@ void settings_names_text(const struct setting *row, char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
 }
 
-/* ---- the README table ---- */
+/* ---- the settings reference table (conf/SETTINGS.md) ---- */
 
 struct settings_text {
     char *buf;

@@ -382,10 +382,10 @@ static uint64_t step_until_delivered(struct sim *sim, uint64_t count)
 }
 
 /* Zero-load ping-pong inside a group of the small cascade (2 rows x 4 routers), by the
- * README's timing conventions (router.latency 5, local links 10, injection and ejection links
- * 1, packets of 8 phits): a packet generated at t is in its injection queue at t + 1; each
- * router it crosses sends its head 5 cycles after the head arrived; each local link adds 10;
- * the tail reaches the node 1 + 7 cycles after the head leaves the last router. One way over
+ * timing conventions of routers/README.md (router.latency 5, local links 10, injection and
+ * ejection links 1, packets of 8 phits): a packet generated at t is in its injection queue at t +
+ * 1; each router it crosses sends its head 5 cycles after the head arrived; each local link adds
+ * 10; the tail reaches the node 1 + 7 cycles after the head leaves the last router. One way over
  * one local hop: 1 + 5 + 10 + 5 + 8 = 29 cycles; over two (row, then column): 1 + 5 + 10 + 5
  * + 10 + 5 + 8 = 44. The pong leaves the cycle after the ping's tail arrives (generation
  * precedes delivery within a cycle): round trip 44 + 1 + 44 = 89. */

@@ -436,7 +436,7 @@ static void test_cli_default_output_path(void)
 /* ---- dfsim schema ---- */
 
 /* `dfsim schema --json` prints the table's JSON, exactly what plots/result_schema.json holds,
- * and --markdown the README's table; anything else is a bad command line. */
+ * and --markdown results/README.md's table; anything else is a bad command line. */
 static void test_cli_schema(void)
 {
     test_cli_expect("schema --json", 0, "{\n\t\"schema\":\t1,\n\t\"sections\":\t[{");

@@ -120,7 +120,7 @@ struct schema_walk {
 };
 
 /* One row: a name unique in its group, in its table's group, a default inside its own range
- * (a choice's default among its names), a doc line (the README's table shows it), storage
+ * (a choice's default among its names), a doc line (conf/SETTINGS.md's table shows it), storage
  * inside struct sim_config and, for a plug-in's table, inside its group's arena. */
 static int schema_check_row(void *ctx, const struct setting_ref *r)
 {
@@ -162,12 +162,13 @@ static void test_schema_is_consistent(void)
     CU_ASSERT(w.settings <= 128);
 }
 
-/* The README's settings table is the one the schema generates (dfsim settings --markdown). */
+/* The settings reference, conf/SETTINGS.md, holds the table the schema generates (dfsim
+ * settings --markdown). */
 static void test_readme_settings_table(void)
 {
     size_t len;
     char err[256];
-    char *readme = text_file_read("README.md", &len, err, sizeof err);
+    char *readme = text_file_read("conf/SETTINGS.md", &len, err, sizeof err);
     char *table = settings_markdown();
     CU_ASSERT_PTR_NOT_NULL_FATAL(readme);
     CU_ASSERT_PTR_NOT_NULL_FATAL(table);
@@ -177,8 +178,8 @@ static void test_readme_settings_table(void)
     begin = strchr(begin, '\n') + 1;
     bool same = (size_t)(end - begin) == strlen(table) && memcmp(begin, table, strlen(table)) == 0;
     if (!same)
-        fprintf(stderr, "\n  README.md's settings table is stale: regenerate it with "
-                        "./dfsim settings --markdown\n");
+        fprintf(stderr, "\n  conf/SETTINGS.md's settings table is stale: regenerate it with "
+                        "make readme\n");
     CU_ASSERT(same);
     free(readme);
     free(table);
@@ -938,7 +939,7 @@ int test_config_register(void)
         {"defaults match SPEC", test_defaults_match_spec},
         {"config_set_defaults equals loading nothing", test_set_defaults_equals_load},
         {"schema rows are consistent", test_schema_is_consistent},
-        {"README settings table is generated from the schema", test_readme_settings_table},
+        {"conf/SETTINGS.md's table is generated from the schema", test_readme_settings_table},
         {"overrides apply in order", test_overrides_apply_in_order},
         {"file then overrides", test_file_then_overrides},
         {"shipped configs load", test_shipped_configs_load},

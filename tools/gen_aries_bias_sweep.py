@@ -46,7 +46,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = os.path.join(here, "..", "conf", "sweeps", "aries_bias.cfg")
     lines = [
-        "# aries_bias: the Aries routing-bias study (README, \"Aries routing bias study\"),",
+        "# aries_bias: the Aries routing-bias study (results/aries_bias/README.md),",
         "# written by tools/gen_aries_bias_sweep.py: edit that and rerun it.",
         "#   nice -n 5 ./dfsim sweep conf/sweeps/aries_bias.cfg --jobs 1",
         "#   python3 plots/plot_aries_bias.py results/aries_bias -o plots/figures/aries_bias.png",

@@ -180,7 +180,7 @@ static const struct setting job_rows[] = {
                      "(Aries: 1024; 0: unbounded)"),
     JOB_QUIET_CHOICE("selector", selector, "none", job_selector_names,
                      "app_aware: each message picks its ugal mode, default or high bias, from its "
-                     "node's NIC counters (needs responses; README)"),
+                     "node's NIC counters (needs responses; traffic/README.md)"),
     JOB_QUIET_NUMBER(SETTING_INT64, "selector_min_bytes", selector_min_bytes, 4096, 0,
                      SETTING_UNBOUNDED_INT64,
                      "app_aware: smaller messages go with high bias, larger ones decide"),

@@ -43,7 +43,8 @@ const char sweep_cli_synopsis[] =
     "                   [-o DIR] [--quiet]\n";
 
 const char sweep_cli_help[] =
-    "  sweep       run every point of a sweep file (a grid of axes x variants, see README)\n"
+    "  sweep       run every point of a sweep file (a grid of axes x variants, see "
+    "src/sweep/README.md)\n"
     "              in N worker processes (--jobs, default: the number of cores), or as one\n"
     "              Slurm job array (--slurm); points already in DIR (default\n"
     "              results/<sweep name>/) are skipped, then DIR/sweep.json is rebuilt;\n"

@@ -1,0 +1,148 @@
+"""check_docs: the documentation's links resolve and the README's example commands run.
+
+    python3 tools/check_docs.py [links|commands]...   (both when none is named)
+
+links:    every Markdown file the repository tracks (git ls-files '*.md'): each relative link
+          [text](path) or [text](path#anchor) names an existing file, and an anchor names a
+          heading of that file (GitHub's slugs: lower case, punctuation dropped, spaces to -);
+          [text](#anchor) a heading of the same file.
+commands: every line "$ ./dfsim ..." of the README's ```text blocks runs from the repository
+          root, exits 0 and prints the first line the README shows after it, numbers aside
+          (they hold timings and counts of what a previous run left; the lines that follow
+          hold timings, so only the first is compared).
+
+Exit 0 when everything holds, else 1 with one line per problem. plots/tests/test_docs.py runs
+both as part of make test.
+"""
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LINK = re.compile(r"(?<!!)\[([^\]]*)\]\(([^)\s]+)\)|!\[([^\]]*)\]\(([^)\s]+)\)")
+
+
+def markdown_files():
+    """The tracked Markdown files, paths relative to the repository root."""
+    out = subprocess.run(["git", "ls-files", "*.md"], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    return [p for p in out.split("\n") if p]
+
+
+def slug(heading):
+    """GitHub's anchor of a heading."""
+    text = re.sub(r"`", "", heading.strip().lower())
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def anchors(path):
+    """The anchors of a Markdown file's headings (outside code blocks), with GitHub's -1, -2
+    suffixes for repeated ones."""
+    seen = {}
+    found = set()
+    fenced = False
+    with open(os.path.join(ROOT, path)) as f:
+        for line in f:
+            if line.startswith("```"):
+                fenced = not fenced
+            m = None if fenced else re.match(r"^#+ (.*)$", line)
+            if m:
+                base = slug(m.group(1))
+                n = seen.get(base, 0)
+                seen[base] = n + 1
+                found.add(base if n == 0 else "%s-%d" % (base, n))
+    return found
+
+
+def links(path):
+    """(line number, target) of every link of a file outside code blocks."""
+    fenced = False
+    with open(os.path.join(ROOT, path)) as f:
+        for number, line in enumerate(f, 1):
+            if line.startswith("```"):
+                fenced = not fenced
+                continue
+            if fenced:
+                continue
+            line = re.sub(r"`[^`]*`", "", line)  # code spans hold no links
+            for m in LINK.finditer(line):
+                yield number, m.group(2) or m.group(4)
+
+
+def check_links():
+    problems = []
+    cache = {}
+    for path in markdown_files():
+        for number, target in links(path):
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target):
+                continue  # http:, mailto:: not checked (no network here)
+            base, _, anchor = target.partition("#")
+            goal = os.path.normpath(os.path.join(os.path.dirname(path), base)) if base else path
+            where = "%s:%d: %s" % (path, number, target)
+            if not os.path.exists(os.path.join(ROOT, goal)):
+                problems.append("%s: no such file %s" % (where, goal))
+                continue
+            if anchor and goal.endswith(".md"):
+                if goal not in cache:
+                    cache[goal] = anchors(goal)
+                if anchor not in cache[goal]:
+                    problems.append("%s: %s has no heading #%s" % (where, goal, anchor))
+    return problems
+
+
+def readme_commands():
+    """(command, first output line) of every "$ ./dfsim ..." of the README's text blocks."""
+    with open(os.path.join(ROOT, "README.md")) as f:
+        lines = f.read().split("\n")
+    out = []
+    block = False
+    for i, line in enumerate(lines):
+        if line.startswith("```"):
+            block = line.strip() == "```text" if not block else False
+            continue
+        if block and line.startswith("$ ./dfsim "):
+            following = lines[i + 1] if i + 1 < len(lines) else ""
+            out.append((line[2:], following))
+    return out
+
+
+def masked(line):
+    """The line with every number as #."""
+    return re.sub(r"\d+(\.\d+)?", "#", line)
+
+
+def check_commands():
+    problems = []
+    commands = readme_commands()
+    if not commands:
+        problems.append("README.md: no '$ ./dfsim ...' example found")
+    for command, first in commands:
+        run = subprocess.run(command, shell=True, cwd=ROOT, capture_output=True, text=True,
+                             timeout=600)
+        got = (run.stdout + run.stderr).split("\n")[0]
+        if run.returncode != 0:
+            problems.append("README.md: `%s` exited %d: %s" % (command, run.returncode, got))
+        elif first.startswith("$") or first.startswith("```"):
+            continue  # the README shows no output for it
+        elif masked(got) != masked(first):
+            problems.append("README.md: `%s` printed\n    %s\n  where the README shows\n    %s"
+                            % (command, got, first))
+    return problems
+
+
+def main(argv):
+    what = argv[1:] or ["links", "commands"]
+    problems = []
+    if "links" in what:
+        problems += check_links()
+    if "commands" in what:
+        problems += check_commands()
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
