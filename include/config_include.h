@@ -7,13 +7,28 @@
  * another way (config_set_include_func came in 1.7). dfsim follows each directive itself:
  * NAME is an absolute path or one relative to the folder of the file holding the directive,
  * and that file's text replaces the directive's line. Every line of the result remembers the
- * file and line it was written at, for messages. */
+ * file and line it was written at, for messages.
+ *
+ * Layers: an @include at the top level of a file (outside any group or list) includes a base
+ * that the settings after it may set again. libconfig refuses a name given twice in one text,
+ * so the text is cut into layers that libconfig reads one after the other: a file's text up
+ * to such a directive, the included file's (cut in turn), the file's text after it. An
+ * @include inside a group, or of a file that leaves a comment, string or group open, is read
+ * as part of the text around it, as before. */
 #ifndef DFSIM_CONFIG_INCLUDE_H
 #define DFSIM_CONFIG_INCLUDE_H
 
 #include <stddef.h>
 
 struct config_include_span; /* a run of lines of the text copied from one file */
+
+/* A part of the text that libconfig reads on its own; it ends where the next one starts. */
+struct config_include_layer {
+    size_t offset; /* of its first byte in the text (always the start of a line) */
+    int line;      /* the line of the text it starts on */
+    int reading;   /* which reading of a file it holds: the parts of one file's text share it
+                    * (0: the config itself); a file included twice is read twice */
+};
 
 /* A config file with its includes expanded. Zeroed, it holds nothing (config_include_free
  * accepts it). */
@@ -24,6 +39,8 @@ struct config_include_text {
     int n_files;
     struct config_include_span *spans; /* in order of the text's lines */
     int n_spans;
+    struct config_include_layer *layers; /* in order of the text; at least one */
+    int n_layers;
 };
 
 /* Expands the @include directives of text (the contents of the config file called name) into

@@ -34,9 +34,12 @@ struct include_open_file {
 struct include_expander {
     struct config_include_text *out;
     size_t text_cap;
-    int files_cap, spans_cap;
+    int files_cap, spans_cap, layers_cap;
     int line; /* the line of out->text being written */
     enum include_lexer lexer;
+    int depth;   /* groups, lists and arrays open where the scanner is (in code) */
+    int reading; /* the reading of a file whose text is being written (a layer's) */
+    int n_readings;
     struct include_open_file open[INCLUDE_MAX_DEPTH + 1]; /* [depth]: the file at that depth */
     int n_included;
     char *err;
@@ -107,6 +110,20 @@ static int include_span(struct include_expander *x, int file, int file_line)
     return 0;
 }
 
+/* From here on, the text is a layer of its own, of the file reading `reading`. */
+static int include_layer(struct include_expander *x, int reading)
+{
+    struct config_include_text *out = x->out;
+    struct config_include_layer *layers =
+        include_grow(out->layers, &x->layers_cap, out->n_layers, sizeof *layers);
+    if (!layers)
+        return -1;
+    out->layers = layers;
+    out->layers[out->n_layers++] = (struct config_include_layer){out->len, x->line, reading};
+    x->reading = reading;
+    return 0;
+}
+
 /* Adds path to out->files; returns its index, or -1 (out of memory). */
 static int include_add_file(struct include_expander *x, const char *path)
 {
@@ -140,12 +157,17 @@ static const char *include_directive(const char *at)
 
 /* Moves the scanner's state over [at, end), one line: block comments and strings may span
  * lines (and files: an included file left inside one goes on in it after the directive, as
- * in libconfig); # and // comments end with the line. */
-static void include_scan(enum include_lexer *lexer, const char *at, const char *end)
+ * in libconfig); # and // comments end with the line. The brackets of code count the groups,
+ * lists and arrays open. */
+static void include_scan(enum include_lexer *lexer, int *depth, const char *at, const char *end)
 {
     for (; at < end; at++) {
         bool pair = at + 1 < end;
-        if (*lexer == INCLUDE_IN_COMMENT) {
+        if (*lexer == INCLUDE_IN_CODE && *at && strchr("{([", *at)) {
+            ++*depth;
+        } else if (*lexer == INCLUDE_IN_CODE && *at && strchr("})]", *at)) {
+            --*depth;
+        } else if (*lexer == INCLUDE_IN_COMMENT) {
             if (pair && at[0] == '*' && at[1] == '/') {
                 *lexer = INCLUDE_IN_CODE;
                 at++;
@@ -267,6 +289,27 @@ static int include_follow(struct include_expander *x, int file, int line, const 
     return rc;
 }
 
+/* A directive at the top level includes a base: the included file's text is a layer of its
+ * own, a new reading, and the text after it is the includer's again. A file that leaves a
+ * comment, a string or a group open is read with the text around it instead. */
+static int include_follow_layer(struct include_expander *x, int file, int line, const char *name,
+                                int depth)
+{
+    if (x->depth != 0)
+        return include_follow(x, file, line, name, depth);
+    int includer = x->reading, n_layers = x->out->n_layers;
+    if (include_layer(x, ++x->n_readings) != 0)
+        return include_fail(x, file, line, "out of memory");
+    if (include_follow(x, file, line, name, depth) != 0)
+        return -1;
+    x->reading = includer;
+    if (x->lexer != INCLUDE_IN_CODE || x->depth != 0) {
+        x->out->n_layers = n_layers;
+        return 0;
+    }
+    return include_layer(x, includer) == 0 ? 0 : include_fail(x, file, line, "out of memory");
+}
+
 /* The directive starting at `quoted` (after its opening quote) on line `line` of file: the
  * named file's text. *rest gets what follows the name on the line, to be read after it on a
  * line of its own, or the start of the next line if that is blank. */
@@ -279,7 +322,7 @@ static int include_directive_line(struct include_expander *x, int file, int line
     if (include_directive(*rest))
         return include_fail(x, file, line,
                             "a second @include on this line (expected one @include per line)");
-    if (include_follow(x, file, line, name, depth) != 0)
+    if (include_follow_layer(x, file, line, name, depth) != 0)
         return -1;
     const char *after = *rest + strspn(*rest, " \t\r");
     bool blank = *after == '\n' || *after == '\0';
@@ -307,7 +350,7 @@ static int include_expand_text(struct include_expander *x, const char *text, int
         if (include_append(x, at, (size_t)(end - at)) != 0 ||
             (end_line && include_append(x, "\n", 1) != 0))
             return include_fail(x, file, line, "out of memory");
-        include_scan(&x->lexer, at, end);
+        include_scan(&x->lexer, &x->depth, at, end);
         at = end;
     }
     return 0;
@@ -321,7 +364,10 @@ int config_include_expand(const char *text, const char *name, struct config_incl
     struct stat st;
     if (stat(name, &st) == 0)
         x.open[0] = (struct include_open_file){st.st_dev, st.st_ino, true};
-    int rc = include_add_file(&x, name) < 0 || include_append(&x, "", 0) != 0 ? -1 : 0;
+    int rc = include_add_file(&x, name) < 0 || include_append(&x, "", 0) != 0 ||
+                     include_layer(&x, 0) != 0
+                 ? -1
+                 : 0;
     if (rc != 0)
         snprintf(err, err_len, "%s: out of memory", name);
     else
@@ -356,6 +402,7 @@ void config_include_free(struct config_include_text *x)
         free(x->files[i]);
     free(x->files);
     free(x->spans);
+    free(x->layers);
     free(x->text);
     memset(x, 0, sizeof *x);
 }
