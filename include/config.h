@@ -125,9 +125,37 @@ void config_name_from_path(const char *path, char *name, size_t len);
 void config_set_defaults(struct sim_config *cfg);
 
 /* Reads PATH, applies the overrides "KEY=VALUE" in order, validates. Returns 0, or -1 with
- * one line "FILE:LINE: KEY: problem (expected ...)" in err (no trailing newline). */
+ * one line "FILE:LINE: KEY: problem (expected ...)" in err (no trailing newline).
+ *
+ * Layers: PATH may @include bases at its top level and then set their settings again; the
+ * later value wins, key by key inside a group (as --set does), and a list (jobs) written again
+ * replaces the earlier list whole. A group or list written twice in one file is refused.
+ * Messages and origins name the file and line of the value that won.
+ * A result document of `dfsim run` (JSON: config_doc.h) is read as the config it echoes. */
 int config_load(const char *path, const char *const *overrides, int n_overrides,
                 struct sim_config *cfg, char err[CONFIG_ERROR_LEN]);
+
+/* A setting written in a file or by --set, and where its value was written. */
+struct config_source {
+    char key[192]; /* "traffic.load", "jobs.app.nodes" */
+    char *value;   /* as a config writes it: 0.4, "min", [1, 2] */
+    char *where;   /* "FILE:LINE" (the line of the value that won) or "--set KEY=VALUE" */
+};
+
+/* What config_load_sources tells besides the config. */
+struct config_sources {
+    bool document; /* PATH was a result document (its config read back: config_doc.h) */
+    int count;
+    struct config_source *items; /* the settings written, in the schema's order (those left
+                                    at their default are not) */
+};
+
+/* config_load that also fills sources (NULL: as config_load); config_sources_free releases
+ * them (sources are zeroed on failure). */
+int config_load_sources(const char *path, const char *const *overrides, int n_overrides,
+                        struct sim_config *cfg, struct config_sources *sources,
+                        char err[CONFIG_ERROR_LEN]);
+void config_sources_free(struct config_sources *sources);
 
 /* Validates the cross-setting constraints of an already filled config (VC counts against the
  * routing, buffers against the packet size, ...). Returns 0 or -1 with a message in err. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "arbiter.h"
+#include "config_doc.h"
 #include "config_include.h"
 #include "job_config.h"
 #include "link_rate.h"
@@ -24,7 +25,8 @@
 #include "traffic.h"
 
 #define CONFIG_PROBLEM_LEN 700
-#define CONFIG_MAX_ORIGINS 512
+/* Room for every setting written: a result document writes them all, of every job. */
+#define CONFIG_MAX_ORIGINS 2048
 
 #if defined(DFSIM_TEST) || defined(DFSIM_FUZZ)
 /* libconfig 1.5 (Debian 12) leaks the text of a string token that a syntax error discards
@@ -205,6 +207,13 @@ struct config_origin {
     const char *file; /* NULL: not from a file */
     int line;
     const char *set; /* the --set argument, or NULL */
+    bool echo;       /* from a result document's config, which echoes every setting */
+};
+
+/* A group or list written at the top level of a file: once per reading of the file. */
+struct config_top {
+    const char *name; /* the schema's */
+    int reading, line;
 };
 
 /* A value read by libconfig (from the file or a --set). */
@@ -227,11 +236,16 @@ struct config_target {
 struct config_loader {
     struct sim_config *cfg;
     const char *path; /* the file being read */
-    const char *text; /* its text with includes expanded (to re-read integer literals) */
+    const char *text; /* the layer being read (to re-read integer literals) */
+    int line_base;    /* lines of the expanded text before that layer */
+    int reading;      /* the reading of a file it belongs to (config_include_layer) */
+    bool document;    /* the file is a result document (config_doc.h) */
     config_t file;
     struct config_include_text expanded; /* kept until the end: origins point to its files */
     struct config_origin origin[CONFIG_MAX_ORIGINS];
     int n_origins;
+    struct config_top *tops; /* the groups and lists each reading wrote */
+    int n_tops, tops_cap;
     char *err;
 };
 
@@ -706,7 +720,8 @@ static const char *config_file_literal(const char *text, int line, const char *n
 static void config_source_of(const struct config_loader *ld, const config_setting_t *s,
                              const char **file, int *line)
 {
-    config_include_where(&ld->expanded, (int)config_setting_source_line(s), file, line);
+    config_include_where(&ld->expanded, ld->line_base + (int)config_setting_source_line(s), file,
+                         line);
     if (!*file)
         *file = ld->path;
 }
@@ -772,7 +787,7 @@ static int config_read_setting(struct config_loader *ld, const struct setting_re
     config_source_of(ld, s, &file, &line);
     if (r->row->is_path && config_resolve_path(ld, r, file, problem, sizeof problem) != 0)
         return config_fail_at(ld, s, problem);
-    config_remember(ld, r, (struct config_origin){0, file, line, NULL});
+    config_remember(ld, r, (struct config_origin){0, file, line, NULL, ld->document});
     return 0;
 }
 
@@ -889,6 +904,20 @@ static int config_walk_element(struct config_loader *ld, const struct settings_l
     return 0;
 }
 
+/* A list written again replaces the earlier one whole (its elements are not merged by name:
+ * an element's settings are read together), and with it where its settings were written. */
+static void config_clear_list(struct config_loader *ld, const struct settings_list *list)
+{
+    size_t size = (size_t)list->max * list->element_size;
+    memset((char *)ld->cfg + list->offset, 0, size);
+    *(int *)((char *)ld->cfg + list->count_offset) = 0;
+    int kept = 0;
+    for (int i = 0; i < ld->n_origins; i++)
+        if (ld->origin[i].offset < list->offset || ld->origin[i].offset >= list->offset + size)
+            ld->origin[kept++] = ld->origin[i];
+    ld->n_origins = kept;
+}
+
 static int config_walk_list(struct config_loader *ld, const struct settings_list *list,
                             config_setting_t *l)
 {
@@ -908,9 +937,40 @@ static int config_walk_list(struct config_loader *ld, const struct settings_list
                  list->max);
         return config_fail_at(ld, l, problem);
     }
+    config_clear_list(ld, list);
     for (int i = 0; i < n; i++)
         if (config_walk_element(ld, list, i, config_setting_get_elem(l, (unsigned)i)))
             return -1;
+    return 0;
+}
+
+/* A group or list written a second time in one reading of a file is a mistake, as libconfig
+ * says of one written twice in one layer: settings are written again after an @include. */
+static int config_once_per_file(struct config_loader *ld, const char *name, config_setting_t *g)
+{
+    const char *file;
+    int line;
+    config_source_of(ld, g, &file, &line);
+    for (int i = 0; i < ld->n_tops; i++)
+        if (ld->tops[i].reading == ld->reading && ld->tops[i].name == name) {
+            char problem[CONFIG_PROBLEM_LEN];
+            snprintf(problem, sizeof problem,
+                     "%s: written a second time in this file (first at line %d; expected each "
+                     "group once per file: settings written after an @include set the "
+                     "included file's again)",
+                     name, ld->tops[i].line);
+            return config_fail_at(ld, g, problem);
+        }
+    struct config_top *tops = ld->tops;
+    if (ld->n_tops == ld->tops_cap) {
+        int cap = ld->tops_cap ? 2 * ld->tops_cap : 16;
+        tops = realloc(ld->tops, (size_t)cap * sizeof *tops);
+        if (!tops)
+            return config_fail_at(ld, g, "out of memory");
+        ld->tops = tops;
+        ld->tops_cap = cap;
+    }
+    tops[ld->n_tops++] = (struct config_top){name, ld->reading, line};
     return 0;
 }
 
@@ -919,8 +979,10 @@ static int config_walk_group(struct config_loader *ld, config_setting_t *g)
     char problem[CONFIG_PROBLEM_LEN], got[128];
     const char *name = config_setting_name(g);
     const struct settings_list *list = settings_list_named(name);
+    if (ld->document && strcmp(name, "name") == 0)
+        return 0; /* the config's name: config_doc_read gave it */
     if (list)
-        return config_walk_list(ld, list, g);
+        return config_once_per_file(ld, list->name, g) ? -1 : config_walk_list(ld, list, g);
     if (!settings_is_group(name)) {
         if (config_setting_is_group(g))
             config_unknown_group(name, problem, sizeof problem);
@@ -936,6 +998,8 @@ static int config_walk_group(struct config_loader *ld, config_setting_t *g)
                  got);
         return config_fail_at(ld, g, problem);
     }
+    if (config_once_per_file(ld, settings_group_named(name)->name, g))
+        return -1;
     for (int i = 0; i < config_setting_length(g); i++)
         if (config_walk_setting(ld, name, config_setting_get_elem(g, i)))
             return -1;
@@ -966,10 +1030,54 @@ static void config_syntax_error(struct config_loader *ld)
 {
     const char *file;
     int line;
-    config_include_where(&ld->expanded, config_error_line(&ld->file), &file, &line);
+    config_include_where(&ld->expanded, ld->line_base + config_error_line(&ld->file), &file, &line);
     snprintf(ld->err, CONFIG_ERROR_LEN,
              "%s:%d: %s (expected libconfig syntax, e.g. traffic = { load = 0.4; };)",
              file ? file : ld->path, line, config_error_text(&ld->file));
+}
+
+/* A result document's config as the text to read: one layer, on the document's lines. */
+static int config_expand_document(struct config_loader *ld, const char *path, const char *text)
+{
+    struct config_include_text *x = &ld->expanded;
+    if (config_doc_read(path, text, &x->text, ld->cfg->name, sizeof ld->cfg->name, ld->err,
+                        CONFIG_ERROR_LEN) != 0)
+        return -1;
+    x->len = strlen(x->text);
+    x->layers = calloc(1, sizeof *x->layers);
+    if (!x->layers) {
+        snprintf(ld->err, CONFIG_ERROR_LEN, "%.300s: out of memory", path);
+        return -1;
+    }
+    x->layers[0].line = 1;
+    x->n_layers = 1;
+    ld->document = true;
+    return 0;
+}
+
+/* Layer i of the expanded text, read by libconfig on its own (it refuses a name written
+ * twice in one text), then walked: its settings set again those of the layers before. */
+static int config_read_layer(struct config_loader *ld, int i)
+{
+    struct config_include_text *x = &ld->expanded;
+    size_t end = i + 1 < x->n_layers ? x->layers[i + 1].offset : x->len;
+    char cut = x->text[end];
+    x->text[end] = '\0';
+    ld->text = x->text + x->layers[i].offset;
+    ld->line_base = x->layers[i].line - 1;
+    ld->reading = x->layers[i].reading;
+    int rc = 0;
+    if (!config_read_string(&ld->file, ld->text)) {
+        config_syntax_error(ld);
+        rc = -1;
+    } else {
+        config_setting_t *root = config_root_setting(&ld->file);
+        for (int k = 0; rc == 0 && k < config_setting_length(root); k++)
+            rc = config_walk_group(ld, config_setting_get_elem(root, k));
+    }
+    x->text[end] = cut;
+    ld->text = NULL;
+    return rc;
 }
 
 static int config_load_file(struct config_loader *ld, const char *path)
@@ -984,25 +1092,19 @@ static int config_load_file(struct config_loader *ld, const char *path)
         snprintf(ld->err, CONFIG_ERROR_LEN,
                  "'': cannot read: empty file name (expected a config file such as "
                  "conf/default.cfg)");
-    int rc =
-        text ? config_include_expand(text, path, &ld->expanded, ld->err, CONFIG_ERROR_LEN) : -1;
+    config_set_name(ld->cfg, path);
+    int rc = !text ? -1
+             : config_doc_is_json(path, text)
+                 ? config_expand_document(ld, path, text)
+                 : config_include_expand(text, path, &ld->expanded, ld->err, CONFIG_ERROR_LEN);
     free(text);
     if (rc != 0)
         return -1;
     ld->path = path;
-    ld->text = ld->expanded.text;
-    config_set_name(ld->cfg, path);
     /* Every directive is expanded: should libconfig see one all the same, it opens nothing. */
     config_set_include_dir(&ld->file, CONFIG_NO_INCLUDE_DIR);
-    if (!config_read_string(&ld->file, ld->text)) {
-        config_syntax_error(ld);
-        rc = -1;
-    } else {
-        config_setting_t *root = config_root_setting(&ld->file);
-        for (int i = 0; rc == 0 && i < config_setting_length(root); i++)
-            rc = config_walk_group(ld, config_setting_get_elem(root, i));
-    }
-    ld->text = NULL;
+    for (int i = 0; rc == 0 && i < ld->expanded.n_layers; i++)
+        rc = config_read_layer(ld, i);
     return rc;
 }
 
@@ -1130,7 +1232,7 @@ static int config_apply_override(struct config_loader *ld, const char *arg)
     else if (!config_unknown_element(ld->cfg, key, problem, sizeof problem))
         config_unknown_setting(key, problem, sizeof problem);
     if (rc == 0)
-        config_remember(ld, &r, (struct config_origin){0, NULL, 0, arg});
+        config_remember(ld, &r, (struct config_origin){0, NULL, 0, arg, false});
     else
         snprintf(ld->err, CONFIG_ERROR_LEN, "--set %.200s: %s", arg, problem);
     return rc;
@@ -1411,6 +1513,8 @@ static int config_check_unread(const struct config_checker *c)
 {
     char why[512], key[192];
     for (int i = 0; i < c->n_origins; i++) {
+        if (c->origin[i].echo)
+            continue; /* a result document echoes every setting of every job */
         for (int l = 0; settings_lists[l]; l++) {
             const struct settings_list *list = settings_lists[l];
             size_t offset = c->origin[i].offset;
@@ -1487,10 +1591,135 @@ int config_validate(const struct sim_config *cfg, char err[CONFIG_ERROR_LEN])
     return rc;
 }
 
-int config_load(const char *path, const char *const *overrides, int n_overrides,
-                struct sim_config *cfg, char err[CONFIG_ERROR_LEN])
+/* The origin of the setting at offset forgotten: it holds no written value any more. */
+static void config_forget(struct config_loader *ld, size_t offset)
+{
+    for (int i = 0; i < ld->n_origins; i++)
+        if (ld->origin[i].offset == offset) {
+            ld->origin[i] = ld->origin[--ld->n_origins];
+            return;
+        }
+}
+
+/* A result document echoes vcs.local and vcs.global resolved: a count that is what its
+ * routing's ladder needs reads as 0 (what the routing needs), so that a rerun with another
+ * routing (--set routing.mechanism=...) gets that routing's needs, not the old one's. */
+static void config_document_vcs(struct config_loader *ld)
+{
+    struct sim_config *cfg = ld->cfg;
+    if (cfg->routing.mechanism < 0 || cfg->routing.mechanism >= routing_count())
+        return;
+    struct vc_ladder ladder;
+    memset(&ladder, 0, sizeof ladder);
+    routing_registry[cfg->routing.mechanism]->ladder(cfg, &ladder);
+    if (cfg->vcs.local == ladder.local_vcs) {
+        cfg->vcs.local = 0;
+        config_forget(ld, offsetof(struct sim_config, vcs.local));
+    }
+    if (cfg->vcs.global == ladder.global_vcs) {
+        cfg->vcs.global = 0;
+        config_forget(ld, offsetof(struct sim_config, vcs.global));
+    }
+}
+
+/* ---- where values came from ---- */
+
+/* A value as a config writes it, a number in its shortest exact form (0.2, not 17 digits). */
+static void config_format_short(const struct sim_config *cfg, const struct setting_ref *r,
+                                char *buf, size_t len)
+{
+    settings_format(cfg, r, true, buf, len);
+    if (r->row->type != SETTING_DOUBLE)
+        return;
+    double value = *(const double *)settings_value(cfg, r);
+    char shorter[32];
+    snprintf(shorter, sizeof shorter, "%.15g", value);
+    if (strtod(shorter, NULL) == value)
+        snprintf(buf, len, "%s", shorter);
+}
+
+struct config_listing {
+    const struct config_loader *ld;
+    struct config_sources *sources;
+};
+
+static int config_list_source(void *ctx, const struct setting_ref *r)
+{
+    struct config_listing *l = ctx;
+    const struct config_origin *o = NULL;
+    for (int i = 0; i < l->ld->n_origins && !o; i++)
+        if (l->ld->origin[i].offset == r->offset)
+            o = &l->ld->origin[i];
+    if (!o)
+        return 0;
+    struct config_source *item = &l->sources->items[l->sources->count];
+    settings_full_name_in(l->ld->cfg, r, item->key, sizeof item->key);
+    char value[SETTING_LIST_MAX * 13 + 16];
+    config_format_short(l->ld->cfg, r, value, sizeof value);
+    size_t where_len = (o->set ? strlen(o->set) : strlen(o->file)) + 16;
+    item->value = strdup(value);
+    item->where = malloc(where_len);
+    if (!item->value || !item->where) {
+        free(item->value);
+        free(item->where);
+        return -1;
+    }
+    if (o->set)
+        snprintf(item->where, where_len, "--set %s", o->set);
+    else
+        snprintf(item->where, where_len, "%s:%d", o->file, o->line);
+    l->sources->count++;
+    return 0;
+}
+
+/* The written settings, in the schema's order, with where each was written. */
+static int config_list_sources(const struct config_loader *ld, struct config_sources *sources)
+{
+    sources->items = calloc((size_t)ld->n_origins + 1, sizeof *sources->items);
+    struct config_listing l = {ld, sources};
+    if (sources->items && settings_each_in(ld->cfg, config_list_source, &l) == 0)
+        return 0;
+    snprintf(ld->err, CONFIG_ERROR_LEN, "out of memory");
+    config_sources_free(sources);
+    return -1;
+}
+
+void config_sources_free(struct config_sources *sources)
+{
+    for (int i = 0; sources->items && i < sources->count; i++) {
+        free(sources->items[i].value);
+        free(sources->items[i].where);
+    }
+    free(sources->items);
+    memset(sources, 0, sizeof *sources);
+}
+
+/* ---- loading ---- */
+
+/* The file, then the overrides, then the checks. */
+static int config_load_all(struct config_loader *ld, const char *path, const char *const *overrides,
+                           int n_overrides)
+{
+    int rc = path ? config_load_file(ld, path) : 0;
+    if (rc == 0 && ld->document)
+        config_document_vcs(ld);
+    ld->reading = -1;
+    for (int i = 0; rc == 0 && i < n_overrides; i++)
+        rc = config_apply_override(ld, overrides[i]);
+    if (rc == 0) {
+        config_resolve_vcs(ld->cfg);
+        rc = config_check(ld->cfg, ld->origin, ld->n_origins, ld->err);
+    }
+    return rc;
+}
+
+int config_load_sources(const char *path, const char *const *overrides, int n_overrides,
+                        struct sim_config *cfg, struct config_sources *sources,
+                        char err[CONFIG_ERROR_LEN])
 {
     struct config_loader *ld = calloc(1, sizeof *ld);
+    if (sources)
+        memset(sources, 0, sizeof *sources);
     if (!ld) {
         snprintf(err, CONFIG_ERROR_LEN, "out of memory");
         return -1;
@@ -1500,16 +1729,21 @@ int config_load(const char *path, const char *const *overrides, int n_overrides,
     err[0] = '\0';
     config_fill_defaults(cfg);
     config_init(&ld->file);
-    int rc = path ? config_load_file(ld, path) : 0;
-    for (int i = 0; rc == 0 && i < n_overrides; i++)
-        rc = config_apply_override(ld, overrides[i]);
-    if (rc == 0) {
-        config_resolve_vcs(cfg);
-        rc = config_check(cfg, ld->origin, ld->n_origins, err);
+    int rc = config_load_all(ld, path, overrides, n_overrides);
+    if (rc == 0 && sources) {
+        sources->document = ld->document;
+        rc = config_list_sources(ld, sources);
     }
     config_destroy(&ld->file);
     config_include_free(&ld->expanded);
+    free(ld->tops);
     free(ld);
     text_one_line(err, CONFIG_ERROR_LEN);
     return rc;
+}
+
+int config_load(const char *path, const char *const *overrides, int n_overrides,
+                struct sim_config *cfg, char err[CONFIG_ERROR_LEN])
+{
+    return config_load_sources(path, overrides, n_overrides, cfg, NULL, err);
 }
