@@ -42,12 +42,14 @@ struct cli {
     bool fairness;    /* run: also print the fairness summary */
     bool check;       /* run: verify the model's invariants every cycle (exit 3 if broken) */
     long check_every; /* run: ... only every that many cycles (0: every cycle) */
+    bool origins;     /* info: also where each written setting got its value */
 };
 
 static const char main_synopsis[] =
     "usage: dfsim run CONFIG [-o OUT.json] [--set KEY=VALUE]... [--quiet] [--fairness]\n"
     "                 [--check] [--check-every K] [--isolate]\n"
-    "       dfsim info CONFIG [--set KEY=VALUE]...\n"
+    "       dfsim run RESULT.json [-o OUT.json] [--set KEY=VALUE]...\n"
+    "       dfsim info CONFIG|RESULT.json [--set KEY=VALUE]... [--origins]\n"
     "       dfsim schema --json | --markdown\n"
     "       dfsim --help | --version\n";
 
@@ -59,7 +61,10 @@ static void main_help(void)
     fputs("\n"
           "Commands:\n"
           "  run     simulate one point of CONFIG (a libconfig file, e.g. conf/default.cfg),\n"
-          "          write its JSON result and print a summary\n"
+          "          write its JSON result and print a summary; given a result document\n"
+          "          (RESULT.json), rerun the point from the config it holds (the same\n"
+          "          document but for \"dfsim\" and \"timing\"; default output\n"
+          "          results/<config name>-rerun.json; see conf/README.md)\n"
           "  info    print the network size, the routing's VC needs and the theoretical\n"
           "          bounds of CONFIG (SPEC section 9), without simulating\n"
           "  settings  print every setting with its default as a config file, or with\n"
@@ -71,6 +76,8 @@ static void main_help(void)
           "  -s, --set KEY=VALUE   override a setting of CONFIG, e.g. --set traffic.load=0.6,\n"
           "                        --set routing.mechanism=min (strings with or without\n"
           "                        quotes); repeatable, applied in order after the file\n"
+          "      --origins         info: also list every setting written in a file or by\n"
+          "                        --set, with the FILE:LINE (or --set) its value came from\n"
           "  -q, --quiet           no progress line on stderr (shown only on a terminal)\n"
           "  -f, --fairness        run: also print min injected load, Max/Min, CoV and the\n"
           "                        injected load of each router of group 0\n"
@@ -161,6 +168,8 @@ static int main_parse_options(int argc, char **argv, struct cli *cli)
             if (!value || !value[0])
                 return main_bad_usage("%s needs a file name", arg);
             cli->output = value;
+        } else if (strcmp(cli->command, "info") == 0 && strcmp(arg, "--origins") == 0) {
+            cli->origins = true;
         } else if (strcmp(cli->command, "run") == 0 &&
                    (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0)) {
             cli->quiet = true;
@@ -230,17 +239,32 @@ static bool main_writable(const char *out, const char *dir)
     return access(dir, W_OK) == 0;
 }
 
-/* Chooses the output file and checks, before simulating, that it can be written. */
-static int main_output_path(const struct cli *cli, const struct sim_config *cfg, char *out,
-                            size_t len)
+static bool main_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* Chooses the output file and checks, before simulating, that it can be written. A rerun of a
+ * result document (`document`) goes to results/NAME-rerun.json, never over the document. */
+static int main_output_path(const struct cli *cli, const struct sim_config *cfg, bool document,
+                            char *out, size_t len)
 {
     if (cli->output) {
         snprintf(out, len, "%s", cli->output);
     } else {
-        snprintf(out, len, "results/%s.json", cfg->name);
+        snprintf(out, len, "results/%s%s.json", cfg->name, document ? "-rerun" : "");
         if (mkdir("results", 0777) != 0 && errno != EEXIST) {
             fprintf(stderr, "dfsim: cannot create results/: %s\n", strerror(errno));
             return EXIT_OTHER;
+        }
+        if (document && main_same_file(out, cli->config)) {
+            fprintf(stderr,
+                    "dfsim: %s: the rerun would overwrite the document it reruns (expected -o "
+                    "OUT.json)\n",
+                    out);
+            return EXIT_BAD_INPUT;
         }
     }
     char dir[MAIN_PATH_LEN];
@@ -397,10 +421,13 @@ static int main_simulate(const struct sim_config *cfg, const struct cli *cli, co
     return rc;
 }
 
-static int main_load(const struct cli *cli, struct sim_config *cfg)
+/* CONFIG (a config file or a result document) with the --set overrides, and where each
+ * written setting came from (free sources after, whatever the outcome). */
+static int main_load(const struct cli *cli, struct sim_config *cfg, struct config_sources *sources)
 {
     char err[CONFIG_ERROR_LEN];
-    if (config_load(cli->config, cli->overrides, cli->n_overrides, cfg, err) != 0) {
+    if (config_load_sources(cli->config, cli->overrides, cli->n_overrides, cfg, sources, err) !=
+        0) {
         fprintf(stderr, "%s\n", err);
         return EXIT_BAD_INPUT;
     }
@@ -410,10 +437,12 @@ static int main_load(const struct cli *cli, struct sim_config *cfg)
 static int main_run(const struct cli *cli)
 {
     struct sim_config cfg;
+    struct config_sources sources;
     char out[MAIN_PATH_LEN];
-    int rc = main_load(cli, &cfg);
+    int rc = main_load(cli, &cfg, &sources);
     if (rc == EXIT_OK)
-        rc = main_output_path(cli, &cfg, out, sizeof out);
+        rc = main_output_path(cli, &cfg, sources.document, out, sizeof out);
+    config_sources_free(&sources);
     if (rc == EXIT_OK)
         rc = main_simulate(&cfg, cli, out);
     return rc;
@@ -494,16 +523,36 @@ static void main_print_jobs(const struct sim_config *cfg)
     }
 }
 
+/* info --origins: every setting written in a file or by --set, its value and where the
+ * value that won was written. */
+static void main_print_origins(const struct config_sources *sources)
+{
+    int width = 0;
+    for (int i = 0; i < sources->count; i++) {
+        int w = (int)(strlen(sources->items[i].key) + strlen(sources->items[i].value)) + 3;
+        width = w > width && w <= 48 ? w : width;
+    }
+    printf("origins    %d setting%s written in a file or by --set (the others are defaults)\n",
+           sources->count, sources->count == 1 ? "" : "s");
+    for (int i = 0; i < sources->count; i++) {
+        const struct config_source *s = &sources->items[i];
+        int w = (int)(strlen(s->key) + strlen(s->value)) + 3;
+        printf("  %s = %s%*s  %s\n", s->key, s->value, w < width ? width - w : 0, "", s->where);
+    }
+}
+
 static int main_info(const struct cli *cli)
 {
     struct sim_config cfg;
-    int rc = main_load(cli, &cfg);
+    struct config_sources sources;
+    int rc = main_load(cli, &cfg, &sources);
     if (rc != EXIT_OK)
         return rc;
     struct topology t;
     char err[1024];
     if (topology_create(&t, &cfg, err, (int)sizeof err) != 0) {
         fprintf(stderr, "dfsim: %s\n", err);
+        config_sources_free(&sources);
         return EXIT_OTHER;
     }
     printf("config     %s\n", cfg.path);
@@ -523,6 +572,9 @@ static int main_info(const struct cli *cli)
                cfg.traffic.packet_size);
     }
     main_print_bounds(&cfg, &t);
+    if (cli->origins)
+        main_print_origins(&sources);
+    config_sources_free(&sources);
     topology_free(&t);
     return EXIT_OK;
 }
