@@ -36,6 +36,7 @@ static const struct {
     {"job_routing", test_job_routing_register},
     {"requests", test_requests_register},
     {"job_inputs", test_job_inputs_register},
+    {"layering", test_layering_register},
 };
 
 int main(int argc, char **argv)
