@@ -85,7 +85,8 @@ struct sim_config {
         int local, global, injection; /* 0 in the file = what the routing's ladder needs */
     } vcs;
     struct config_routing {
-        int mechanism; /* routing_registry */
+        int mechanism;  /* routing_registry */
+        int min_choice; /* enum min_choice: among several minimal ports */
         struct setting_arena params;
     } routing;
     struct config_traffic {

@@ -88,6 +88,9 @@ struct router_view {
     unsigned output_capacity;       /* packets per output buffer */
 };
 
+/* routing.min_choice: how a packet picks among several minimal ports. */
+enum min_choice { MIN_CHOICE_HASH, MIN_CHOICE_OCCUPANCY };
+
 /* What a mechanism has for a whole run. */
 struct routing_env {
     const struct topology *topo;
@@ -100,6 +103,7 @@ struct routing_env {
     struct rng *rng;                /* the routing stream */
     void *state;                    /* the mechanism's own (init/destroy) */
     unsigned modes; /* bit m: some packet may carry packet.mode m (jobs' routing modes) */
+    int min_choice; /* enum min_choice */
     /* The view of any router now, for the per-cycle hook (PiggyBack's flags); `views` holds
      * every router's without its `now`, for hooks that read many routers each cycle. */
     void (*view)(const struct routing_env *env, int router, struct router_view *out);
@@ -233,6 +237,11 @@ extern const struct setting_table routing_settings;
  * when the router is the destination router and target is -1), on the ladder. */
 int routing_minimal_choice(struct route_ctx *ctx, const struct packet *pk, int target,
                            struct route_choice *out);
+
+/* routing.min_choice = "occupancy": among `ports` (several minimal ports), the one whose next
+ * VC on the ladder from `position` is least occupied relative to its capacity, ties at random
+ * (an adaptive decision); -1 when none of them is on the ladder. */
+int routing_least_occupied(struct route_ctx *ctx, uint64_t ports, int position);
 
 /* Towards the packet's intermediate router while it has one (forgotten once reached), then
  * minimally to the destination: the path of VAL, VAL-any, oblivious and piggyback. The path

@@ -32,12 +32,23 @@ const struct routing_ops *routing_of(const struct sim_config *cfg)
     return routing_registry[cfg->routing.mechanism];
 }
 
+static const char *const min_choice_names[] = {"hash", "occupancy", NULL};
+
 static const struct setting routing_rows[] = {
     SETTING_PLUGIN_ROW(struct config_routing, "mechanism", mechanism, "min", routing_names,
                        "routing mechanism"),
+    {.name = "min_choice",
+     .type = SETTING_CHOICE,
+     .offset = offsetof(struct config_routing, min_choice),
+     .def_text = "hash",
+     .choices = min_choice_names,
+     .doc = "where several ports are minimal (Dragonfly+, cascade): hash = a hash of the packet "
+            "picks one; occupancy = the least occupied next VC, ties at random (MIN, and the "
+            "minimal legs of valiant and fpar)",
+     .quiet_default = true},
 };
 
-const struct setting_table routing_settings = {"routing", NULL, routing_rows, 1, 0, NULL};
+const struct setting_table routing_settings = {"routing", NULL, routing_rows, 2, 0, NULL};
 
 int ladder_parse(struct vc_ladder *ladder, const char *text)
 {
@@ -72,6 +83,47 @@ int ladder_segment_start(const struct vc_ladder *ladder, int position)
     return position;
 }
 
+int routing_least_occupied(struct route_ctx *ctx, uint64_t ports, int position)
+{
+    const struct vc_ladder *ladder = ctx->env->ladder;
+    const struct router_view *view = route_adaptive_view(ctx);
+    int best = -1, ties = 0;
+    int64_t best_occupancy = 0, best_capacity = 1;
+    for (uint64_t m = ports; m; m &= m - 1) {
+        int port = __builtin_ctzll(m);
+        int entry = ladder_next(ladder, position, (enum port_class)ctx->kind->port_class[port]);
+        if (entry < 0)
+            continue;
+        int64_t occupancy = view_occupancy(view, port, ladder->vc[entry]);
+        int64_t capacity = view->capacity[port];
+        /* occupancy / capacity against the best so far, in integers */
+        int64_t mine = occupancy * best_capacity, theirs = best_occupancy * capacity;
+        if (best >= 0 && mine > theirs)
+            continue;
+        if (best < 0 || mine < theirs) {
+            best = port;
+            best_occupancy = occupancy;
+            best_capacity = capacity;
+            ties = 1;
+        } else if (rng_below(route_rng(ctx), (uint32_t)++ties) == 0) {
+            best = port; /* reservoir sampling: each of the tied ports with probability 1/ties */
+        }
+    }
+    return best;
+}
+
+/* The minimal port towards target (several on a Dragonfly+ or a cascade: routing.min_choice
+ * picks, or the topology's own when hashing). Out of line: the canonical dragonfly has one. */
+static __attribute__((noinline)) int routing_min_port_of(struct route_ctx *ctx, int router,
+                                                         int target, int position)
+{
+    const struct topology *t = ctx->env->topo;
+    uint64_t ports = topology_min_ports(t, router, target);
+    if (!(ports & (ports - 1)) || ctx->env->min_choice != MIN_CHOICE_OCCUPANCY)
+        return topology_min_port(t, router, target);
+    return routing_least_occupied(ctx, ports, position);
+}
+
 /* routing_minimal_choice from ladder position `position`. */
 /* Inlined into both callers: as a call of its own it costs a third more per hop. */
 static inline __attribute__((always_inline)) int routing_minimal_from(struct route_ctx *ctx,
@@ -92,7 +144,10 @@ static inline __attribute__((always_inline)) int routing_minimal_from(struct rou
     out->flags = pk->flags;
     out->target = pk->target;
     out->misroute_group = pk->misroute_group;
-    int port = topology_min_port(t, router, target);
+    int port = t->inline_min_port ? topology_min_port(t, router, target)
+                                  : routing_min_port_of(ctx, router, target, position);
+    if (port < 0)
+        return -1; /* no minimal port on the ladder */
     if (target == dst_router)
         ctx->dst_min_port = port;
     int entry = ladder_next(ladder, position, (enum port_class)ctx->kind->port_class[port]);

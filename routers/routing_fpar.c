@@ -161,14 +161,40 @@ static int fpar_random(struct route_ctx *ctx, uint64_t set, int k)
                   : topology_port_at(set, (int)rng_below(route_rng(ctx), (uint32_t)k));
 }
 
+/* The least occupied of the candidates in `set` (relative to capacity), ties at random. */
+static int fpar_least_occupied(struct route_ctx *ctx, const struct fpar_candidates *cs,
+                               uint64_t set)
+{
+    int best = -1, ties = 0;
+    for (uint64_t m = set; m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
+        const struct fpar_candidate *c = &cs->c[i];
+        int64_t mine = best < 0 ? 0 : c->occupancy * cs->c[best].capacity,
+                theirs = best < 0 ? 0 : cs->c[best].occupancy * c->capacity;
+        if (best >= 0 && mine > theirs)
+            continue;
+        if (best < 0 || mine < theirs) {
+            best = i;
+            ties = 1;
+        } else if (rng_below(route_rng(ctx), (uint32_t)++ties) == 0) {
+            best = i;
+        }
+    }
+    return best;
+}
+
 /* The candidate to take (index into cs->c, cs->n > 0): rank by rank from the shortest, a
  * random one at most T occupied; else the least occupied of the shortest (ties at random). */
 static int fpar_choose(struct route_ctx *ctx, const struct fpar_candidates *cs)
 {
     for (uint32_t m = cs->ranks; m; m &= m - 1) {
         uint64_t set = cs->uncongested[__builtin_ctz(m)];
-        if (set)
-            return fpar_random(ctx, set, __builtin_popcountll(set));
+        if (!set)
+            continue;
+        /* min_choice occupancy: on the shortest (minimal) rank the least occupied, not any */
+        if (m == cs->ranks && ctx->env->min_choice == MIN_CHOICE_OCCUPANCY)
+            return fpar_least_occupied(ctx, cs, set);
+        return fpar_random(ctx, set, __builtin_popcountll(set));
     }
     int shortest = __builtin_ctz(cs->ranks), k = 0, best = -1;
     uint64_t chosen = 0;

@@ -1,6 +1,7 @@
 /* routing_min: minimal routing (l-g-l) on the ladder l0 g0 l1. Where several first hops are
  * minimal (a Dragonfly+ leaf has one to every spine with a link to the destination group), a
- * hash of the packet and the router picks one. */
+ * hash of the packet and the router picks one, or with routing.min_choice = "occupancy" the
+ * least occupied (then the decision is adaptive, made again each cycle the packet waits). */
 #include "routing.h"
 
 #include "config.h"
@@ -25,14 +26,15 @@ static int min_spread_index(uint32_t packet_id, int router, int n)
 
 /* The packet's own port among several minimal ones (out of line: the canonical dragonfly's
  * hot path then keeps fewer registers). */
-static __attribute__((noinline)) int min_spread_port(const struct topology *t, int router, int dst,
-                                                     uint32_t packet_id)
+static __attribute__((noinline)) int min_spread_port(struct route_ctx *ctx, int router, int dst,
+                                                     const struct packet *pk)
 {
-    uint64_t ports = topology_min_ports(t, router, dst);
+    uint64_t ports = topology_min_ports(ctx->env->topo, router, dst);
     if (!(ports & (ports - 1)))
         return __builtin_ctzll(ports);
-    return topology_port_at(ports,
-                            min_spread_index(packet_id, router, __builtin_popcountll(ports)));
+    if (ctx->env->min_choice == MIN_CHOICE_OCCUPANCY)
+        return routing_least_occupied(ctx, ports, pk->ladder_pos);
+    return topology_port_at(ports, min_spread_index(pk->id, router, __builtin_popcountll(ports)));
 }
 
 /* One oracle query per decision: the minimal ports; with several, the packet's own. */
@@ -50,7 +52,9 @@ static int min_route(struct route_ctx *ctx, const struct packet *pk, struct rout
     out->misroute_group = pk->misroute_group;
     /* The canonical dragonfly: one minimal port, from a table. */
     int port = t->inline_min_port ? topology_min_port(t, router, dst)
-                                  : min_spread_port(t, router, dst, pk->id);
+                                  : min_spread_port(ctx, router, dst, pk);
+    if (port < 0)
+        return -1; /* no minimal port on the ladder: reported as a broken invariant */
     int entry = ladder_next(ladder, pk->ladder_pos, (enum port_class)ctx->kind->port_class[port]);
     if (entry < 0)
         return -1;            /* off the ladder: the caller reports it as a broken invariant */

@@ -155,6 +155,7 @@ static void sim_init_routing_env(struct sim *sim)
     env->link_latency[PORT_LOCAL] = cfg->links.local_latency;
     env->link_latency[PORT_GLOBAL] = cfg->links.global_latency;
     env->rng = &sim->routing_rng;
+    env->min_choice = cfg->routing.min_choice;
     env->modes = 1u;
     for (int j = 0; j < cfg->n_jobs; j++)
         env->modes |= job_routing_modes(&cfg->jobs[j]);

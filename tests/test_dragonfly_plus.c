@@ -3,6 +3,7 @@
  * config errors, and routing on it (MIN's spread, the paths and VLs of FPAR, throughput
  * against the bounds, freedom from deadlock at offered load 1.0). */
 #include <CUnit/CUnit.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -621,6 +622,59 @@ static void test_min_spread(void)
     sim_destroy(sim);
 }
 
+/* routing.min_choice = "occupancy": MIN takes the least occupied minimal port, so at
+ * saturation a leaf's load out of the group spreads over its six spines within 10 % of evenly
+ * (each spine's share against the mean), the decision is adaptive (made again while the packet
+ * waits) and still minimal and on the ladder; and it accepts at least what the hash does. */
+static void test_min_choice_occupancy(void)
+{
+    double accepted[2];
+    for (int occupancy = 0; occupancy < 2; occupancy++) {
+        struct sim_config cfg;
+        const char *sets[] = {"routing.mechanism=min",
+                              "traffic.pattern=uniform",
+                              "traffic.load=1.0",
+                              "sim.warmup_cycles=1000",
+                              "sim.measure_cycles=3000",
+                              "sim.deadlock_cycles=2000",
+                              occupancy ? "routing.min_choice=occupancy"
+                                        : "routing.min_choice=hash"};
+        dfp_config(&cfg, &shapes[0], sets, 7);
+        char err[256];
+        struct sim *sim = sim_create(&cfg, err, sizeof err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        struct dfp_observer ob = {.v = &variants[0]};
+        sim->on_hop = dfp_observe_hop;
+        sim->on_hop_ctx = &ob;
+        CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
+        CU_ASSERT_EQUAL(ob.errors_ladder, 0);
+        CU_ASSERT_EQUAL(ob.errors_minimal, 0);
+        CU_ASSERT_EQUAL(ob.nonminimal_hops, 0);
+        int p = shapes[0].p, spines = shapes[0].spines;
+        long total = 0, most = 0, least = LONG_MAX;
+        for (int o = 0; o < spines; o++) {
+            long hops = ob.up_hops[p + o];
+            total += hops;
+            most = hops > most ? hops : most;
+            least = hops < least ? hops : least;
+        }
+        double mean = (double)total / spines;
+        accepted[occupancy] = dfp_accepted(sim);
+        printf("\n    MIN %s at offered 1.0: accepted %.4f, first hops out of the group %ld, "
+               "per spine %ld .. %ld (mean %.0f)",
+               occupancy ? "occupancy" : "hash", accepted[occupancy], total, least, most, mean);
+        CU_ASSERT(total > 5000);
+        if (occupancy) {
+            CU_ASSERT(most <= 1.10 * mean);
+            CU_ASSERT(least >= 0.90 * mean);
+        }
+        free(ob.traces);
+        sim_destroy(sim);
+    }
+    printf("\n");
+    CU_ASSERT(accepted[1] >= 0.99 * accepted[0]);
+}
+
 /* MIN under UN accepts what is offered up to 0.7 on the small network (the global links
  * would carry 1: spines*h = leaves*p; MIN saturates first on its randomly shared leaf-spine
  * links). Measured (2,000 + 4,000 cycles): offered 0.1 / 0.5 / 0.7 accepted within 0.5 %;
@@ -813,6 +867,8 @@ int test_dragonfly_plus_register(void)
         {"shipped configs", test_shipped_configs},
         {"paths: ladder, length, where FPAR leaves the minimal path", test_paths},
         {"MIN spreads uniformly over the minimal spines", test_min_spread},
+        {"min_choice occupancy: least occupied minimal port, spread within 10 %",
+         test_min_choice_occupancy},
         {"MIN under UN accepts the offered load up to 0.7", test_min_uniform_accepts},
         {"bounds of MIN, VAL and FPAR", test_bounds},
         {"FPAR beats MIN under ADV+1, matches it under UN", test_fpar_against_min},
