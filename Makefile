@@ -122,19 +122,22 @@ clean:
 
 # ---- robustness (issue 8): fuzzing, valgrind, soak -------------------------------------------
 # make fuzz       libFuzzer (clang), FUZZ_SECONDS (60) each with a random seed, over the config
-#                 loader and --set (fuzz_config, from tests/fuzz/corpus) and over the sweep
-#                 loader and grid expansion (fuzz_sweep, from tests/fuzz/corpus_sweep); new
-#                 inputs go to build/fuzz/TARGET/corpus, crashes to build/fuzz/artifacts (fix,
-#                 then keep them in tests/fuzz/regressions or regressions_sweep)
-# make test-fuzz  FUZZ_RUNS (40000) config and FUZZ_SWEEP_RUNS (10000) sweep inputs from
-#                 FUZZ_SEED (1) and the repository's corpora only (part of make test): the
-#                 same search on every machine, whatever its speed; finding new bugs is
-#                 make fuzz's job
+#                 loader and --set (fuzz_config, from tests/fuzz/corpus), over short runs of
+#                 the small configs it accepts with the invariant recount on (fuzz_run, from
+#                 the same corpus) and over the sweep loader and grid expansion (fuzz_sweep,
+#                 from tests/fuzz/corpus_sweep); new inputs go to build/fuzz/TARGET/corpus,
+#                 crashes to build/fuzz/artifacts (fix, then keep them in tests/fuzz/regressions,
+#                 regressions_run or regressions_sweep)
+# make test-fuzz  FUZZ_RUNS (40000) config, FUZZ_RUN_RUNS (10000) run and FUZZ_SWEEP_RUNS
+#                 (10000) sweep inputs from FUZZ_SEED (1) and the repository's corpora only
+#                 (part of make test): the same search on every machine, whatever its speed;
+#                 finding new bugs is make fuzz's job
 # make memcheck   valgrind memcheck of the end-to-end runs: no error, no leak
 # make soak       every routing at offered 1.0 for 10^6 cycles on h=3 with --check
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS    ?= 40000
+FUZZ_RUN_RUNS ?= 10000
 FUZZ_SWEEP_RUNS ?= 10000
 FUZZ_SEED    ?= 1
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -149,7 +152,7 @@ $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CFLAGS) -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -DDFSIM_FUZZ -MMD -MP -c -o $@ $<
 
-FUZZ_BINS := $(BUILD)/fuzz/fuzz_config $(BUILD)/fuzz/fuzz_sweep
+FUZZ_BINS := $(BUILD)/fuzz/fuzz_config $(BUILD)/fuzz/fuzz_run $(BUILD)/fuzz/fuzz_sweep
 
 # A static pattern rule: its objects are not intermediate, so make keeps them between runs.
 $(FUZZ_BINS): $(BUILD)/fuzz/fuzz_%: $(FUZZ_OBJ) $(BUILD)/fuzz/tests/fuzz/fuzz_%.o
@@ -160,11 +163,13 @@ dfsim-test: $(BUILD)/test/tests/fuzz/fuzz_input.o $(BUILD)/test/tests/fuzz/fuzz_
 
 fuzz: $(FUZZ_BINS)
 	@sh tools/fuzz.sh explore config $(FUZZ_SECONDS)
+	@sh tools/fuzz.sh explore run $(FUZZ_SECONDS)
 	@sh tools/fuzz.sh explore sweep $(FUZZ_SECONDS)
 
 test-fuzz: $(FUZZ_BINS)
 	@sh tools/test-group.sh commands test-fuzz \
 	    'sh tools/fuzz.sh check config $(FUZZ_RUNS) $(FUZZ_SEED)' \
+	    'sh tools/fuzz.sh check run $(FUZZ_RUN_RUNS) $(FUZZ_SEED)' \
 	    'sh tools/fuzz.sh check sweep $(FUZZ_SWEEP_RUNS) $(FUZZ_SEED)'
 
 memcheck: dfsim

@@ -1,7 +1,8 @@
 /* test_fuzz: replays the fuzzing inputs under the test build's sanitizers: every crash, leak
- * or broken message the fuzzers found (tests/fuzz/regressions and regressions_sweep, kept
- * after the fix) and the seed corpora (tests/fuzz/corpus and corpus_sweep) must keep the
- * config and sweep loaders' contracts. */
+ * or broken message the fuzzers found (tests/fuzz/regressions, regressions_run and
+ * regressions_sweep, kept after the fix) and the seed corpora (tests/fuzz/corpus and
+ * corpus_sweep) must keep the config and sweep loaders' contracts, and the config inputs
+ * small enough to simulate must run a few hundred cycles keeping every invariant. */
 #include <CUnit/CUnit.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -60,12 +61,17 @@ static int test_fuzz_replay_dir(const char *dir, fuzz_harness harness)
 static void test_fuzz_regressions(void)
 {
     CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/regressions", fuzz_config_input) >= 1);
+    /* The loader's findings run too, and the run harness's findings load too. */
+    CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/regressions", fuzz_run_input) >= 1);
+    CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/regressions_run", fuzz_run_input) >= 1);
+    CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/regressions_run", fuzz_config_input) >= 1);
     CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/regressions_sweep", fuzz_sweep_input) >= 1);
 }
 
 static void test_fuzz_corpus(void)
 {
     CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/corpus", fuzz_config_input) >= 50);
+    CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/corpus", fuzz_run_input) >= 50);
     CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/corpus_sweep", fuzz_sweep_input) >= 20);
 }
 
@@ -79,6 +85,14 @@ static void test_fuzz_input_format(void)
     CU_ASSERT_EQUAL(
         fuzz_config_input((const uint8_t *)bad_set, sizeof bad_set - 1, why, sizeof why), 0);
     CU_ASSERT_EQUAL(fuzz_config_input((const uint8_t *)"", 0, why, sizeof why), 0);
+    /* The run harness: a small network runs whole (60 cycles) and is summarized; the empty
+     * input (h=6, 5,256 nodes) is too large to run; a rejected input is not its to check. */
+    static const char small[] = "topology = { p = 2; a = 4; h = 2; };\0sim.warmup_cycles=10"
+                                "\0sim.measure_cycles=50";
+    CU_ASSERT_EQUAL(fuzz_run_input((const uint8_t *)small, sizeof small - 1, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(fuzz_run_input((const uint8_t *)"", 0, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(fuzz_run_input((const uint8_t *)bad_set, sizeof bad_set - 1, why, sizeof why),
+                    0);
     /* The sweep harness: a sweep of two points over a copied base keeps the contract, and so
      * does the empty file (rejected with a message: no base). */
     static const char sweep[] =
@@ -92,7 +106,7 @@ int test_fuzz_register(void)
     static const struct test_case tests[] = {
         {"the input format of the harness", test_fuzz_input_format},
         {"fixed fuzzer findings stay fixed", test_fuzz_regressions},
-        {"the seed corpora keep the loaders' contracts", test_fuzz_corpus},
+        {"the seed corpora keep the loaders' contracts and run", test_fuzz_corpus},
     };
     return test_add_suite("fuzz", NULL, NULL, tests, sizeof tests / sizeof tests[0]);
 }

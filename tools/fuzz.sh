@@ -1,7 +1,9 @@
 #!/bin/sh
 # fuzz: runs a libFuzzer harness (build/fuzz/fuzz_TARGET) from its seed corpus and fixed
-# crashes: TARGET config (the config loader and --set: tests/fuzz/corpus, regressions) or
-# sweep (the sweep loader and grid expansion: tests/fuzz/corpus_sweep, regressions_sweep).
+# crashes: TARGET config (the config loader and --set: tests/fuzz/corpus, regressions), run
+# (short runs of the small configs accepted, invariants checked: tests/fuzz/corpus,
+# regressions_run) or sweep (the sweep loader and grid expansion: tests/fuzz/corpus_sweep,
+# regressions_sweep).
 #
 #   sh tools/fuzz.sh explore TARGET SECONDS   (make fuzz) a random seed for SECONDS; new
 #                                             interesting inputs go to build/fuzz/TARGET/corpus,
@@ -16,7 +18,8 @@
 # libconfig 1.5 is suppressed by tools/lsan.supp (by library file name: no symbolizer needed).
 
 usage() {
-    echo "usage: sh tools/fuzz.sh explore config|sweep [SECONDS] | check config|sweep [RUNS] [SEED]" >&2
+    echo "usage: sh tools/fuzz.sh explore config|run|sweep [SECONDS]" >&2
+    echo "       sh tools/fuzz.sh check config|run|sweep [RUNS] [SEED]" >&2
     exit 2
 }
 
@@ -24,6 +27,7 @@ mode=${1:-explore}
 target=${2:-config}
 case $target in
 config) seeds="tests/fuzz/corpus tests/fuzz/regressions" ;;
+run) seeds="tests/fuzz/corpus tests/fuzz/regressions_run" ;;
 sweep) seeds="tests/fuzz/corpus_sweep tests/fuzz/regressions_sweep" ;;
 *) usage ;;
 esac
@@ -73,7 +77,7 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "$bin" $budget -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
     -use_value_profile=1 -dict=tests/fuzz/config.dict -print_final_stats=1 \
     -artifact_prefix="$out/artifacts/$target-" \
-    "$corpus" $seeds >"$log" 2>&1
+    "$corpus" $seeds </dev/null >"$log" 2>&1
 status=$?
 elapsed=$(($(date +%s) - start))
 
@@ -87,7 +91,7 @@ if [ "$status" -ne 0 ] && [ -z "$runs" ] && ! grep -q 'Test unit written' "$log"
     exit 1
 fi
 if [ "$status" -ne 0 ]; then
-    grep -E 'ERROR|fuzz_(config|sweep):|SUMMARY|artifact' "$log" | head -n 20 >&2
+    grep -E 'ERROR|fuzz_(config|run|sweep):|SUMMARY|artifact' "$log" | head -n 20 >&2
     echo "fuzz: FAILED after ${runs:-?} executions: the input is in $out/artifacts/." >&2
     if ! command -v llvm-symbolizer >/dev/null 2>&1 && [ ! -x /usr/bin/llvm-symbolizer-14 ]; then
         echo "fuzz: (no llvm-symbolizer here, so the stacks in $log have no function names:" >&2

@@ -6,5 +6,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    return fuzz_run(fuzz_config_input, "fuzz_config", data, size);
+    return fuzz_entry(fuzz_config_input, "fuzz_config", data, size);
 }

@@ -1,6 +1,7 @@
-/* fuzz_input: one fuzzing input of the config loader, or of the sweep loader, and its
- * properties, shared by the libFuzzer harnesses (tests/fuzz/fuzz_config.c, fuzz_sweep.c) and
- * the CUnit replay of the corpora and of the regression inputs (tests/test_fuzz.c). */
+/* fuzz_input: one fuzzing input of the config loader, of a run, or of the sweep loader, and
+ * its properties, shared by the libFuzzer harnesses (tests/fuzz/fuzz_config.c, fuzz_run.c,
+ * fuzz_sweep.c) and the CUnit replay of the corpora and of the regression inputs
+ * (tests/test_fuzz.c). */
 #ifndef DFSIM_FUZZ_INPUT_H
 #define DFSIM_FUZZ_INPUT_H
 
@@ -16,6 +17,15 @@
  * broken property in why. Crashes, leaks and hangs are the sanitizers' and libFuzzer's. */
 int fuzz_config_input(const uint8_t *data, size_t size, char *why, size_t why_len);
 
+/* The same input, loaded and, when accepted and small (at most 400 nodes and routers, its
+ * buffers in 128 MiB, at least 30 cycles of its share), simulated with the invariant recount
+ * on, network-wide traffic or jobs: for a few hundred cycles at most, or whole as dfsim run
+ * runs it (summary and sim.isolate's reruns included) when it fits in them. The run must
+ * build, keep every invariant and neither deadlock nor stall (its status stays SIM_OK).
+ * Rejections are fuzz_config_input's to check. Returns 0, or -1 with the broken property in
+ * why. */
+int fuzz_run_input(const uint8_t *data, size_t size, char *why, size_t why_len);
+
 /* The input is a sweep file (in a private directory where ../default.cfg and ../paper_h6.cfg
  * are the repository's configs). Loads it and checks the sweep loader's contract: a rejection
  * has a one-line message naming the file; an accepted sweep of at most 64 points expands
@@ -27,7 +37,7 @@ typedef int (*fuzz_harness)(const uint8_t *data, size_t size, char *why, size_t 
 
 /* The body of a libFuzzer entry point: runs the harness on the input and aborts, printing
  * "NAME: broken property", if the input breaks a property (libFuzzer keeps it). Returns 0. */
-int fuzz_run(fuzz_harness harness, const char *name, const uint8_t *data, size_t size);
+int fuzz_entry(fuzz_harness harness, const char *name, const uint8_t *data, size_t size);
 
 /* Formats the broken property into why; returns -1. */
 int fuzz_fail(char *why, size_t why_len, const char *fmt, ...)

@@ -7,5 +7,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    return fuzz_run(fuzz_sweep_input, "fuzz_sweep", data, size);
+    return fuzz_entry(fuzz_sweep_input, "fuzz_sweep", data, size);
 }
