@@ -31,7 +31,7 @@ help:
 	@echo "make figures-quick  the same on h=3 in minutes (smoke test)"
 	@echo "make test-python    the plotting scripts' unit tests (part of make test)"
 	@echo "make test-slurm the Slurm round trip of sweeps (one-node cluster; part of make test)"
-	@echo "make fuzz       fuzz the config and sweep loaders, FUZZ_SECONDS (60) each, with libFuzzer"
+	@echo "make fuzz       fuzz the config loader, small runs and the sweep loader, FUZZ_SECONDS (60) each"
 	@echo "make memcheck   valgrind memcheck of the end-to-end runs (no error, no leak)"
 	@echo "make soak       every routing at offered 1.0 for 10^6 cycles on h=3 with --check"
 
