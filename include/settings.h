@@ -33,6 +33,16 @@ struct setting_int_list {
     int values[SETTING_LIST_MAX];
 };
 
+/* Room for one setting's value, whatever its type (a scratch copy, a default). */
+union setting_value {
+    int i;
+    int64_t i64;
+    double d;
+    bool b;
+    char s[SETTING_STRING_LEN];
+    struct setting_int_list l;
+};
+
 /* Storage of a group's plug-in settings: each plug-in's params struct gets a slice. */
 struct setting_arena {
     _Alignas(8) unsigned char bytes[SETTING_ARENA_BYTES];

@@ -1416,13 +1416,7 @@ static int config_check_row(void *ctx, const struct setting_ref *r)
                              "%d elements (expected 0 to %d)", l->count, SETTING_LIST_MAX);
     }
     struct config_value v;
-    union {
-        int i;
-        int64_t i64;
-        double d;
-        bool b;
-        char s[SETTING_STRING_LEN];
-    } scratch;
+    union setting_value scratch;
     config_value_stored(c->cfg, r, &v);
     if (config_store_at(&t, &v, (char *)&scratch, problem, sizeof problem) == 0)
         return 0;

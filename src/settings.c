@@ -378,14 +378,7 @@ bool settings_quiet(const struct sim_config *cfg, const struct setting_ref *r)
 
 bool settings_at_default(const struct sim_config *cfg, const struct setting_ref *r)
 {
-    union {
-        int i;
-        int64_t i64;
-        double d;
-        bool b;
-        char s[SETTING_STRING_LEN];
-        struct setting_int_list l;
-    } def;
+    union setting_value def;
     /* Both sides printed the same way: %.17g for doubles, names for choices (not indexes,
      * which move when a registry grows). */
     char value[SETTING_LIST_MAX * 12 + 8], text[SETTING_LIST_MAX * 12 + 8];
@@ -399,14 +392,7 @@ bool settings_at_default(const struct sim_config *cfg, const struct setting_ref 
 void settings_format_default(const struct setting *row, char *buf, size_t len)
 {
     /* Room for any type: a list default is empty. */
-    union {
-        int i;
-        int64_t i64;
-        double d;
-        bool b;
-        char s[SETTING_STRING_LEN];
-        struct setting_int_list l;
-    } value;
+    union setting_value value;
     memset(&value, 0, sizeof value);
     settings_store_default((char *)&value, row);
     if (row->type == SETTING_DOUBLE) /* as written in a file: 0.4, not its 17 digits */
