@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "job_result.h"
+#include "latency_histogram.h"
 #include "packet.h"
 
 struct stats {
@@ -55,18 +56,14 @@ struct result {
     double hops_local, hops_global;
     double misrouted_global, misrouted_local;
     struct fairness fairness;
-    uint64_t *per_router_injected;       /* owned: `routers` entries */
-    double *group0_injected_load;        /* owned: `a` entries */
+    uint64_t *per_router_injected; /* owned: `routers` entries */
+    double *group0_injected_load;  /* owned: `a` entries */
     double wall_seconds, cycles_per_second, router_cycles_per_second;
     /* With jobs (else n_jobs = 0): each job's part, and the run's length. */
     int n_jobs;
     struct job_result *jobs; /* owned: n_jobs entries */
     struct job_result_run run;
 };
-
-/* Percentile q in (0, 100] of a latency histogram: the smallest latency L such that at least
- * q % of the samples are <= L (0 when there are no samples). */
-double stats_percentile(const uint32_t *histogram, uint32_t bins, uint64_t samples, double q);
 
 /* Fairness metrics of per-router injected packet counts over a window of `cycles` cycles for
  * routers of p nodes each, packets of packet_size phits, at offered load `offered`. */

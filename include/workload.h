@@ -13,19 +13,13 @@
 
 #include "config.h"
 #include "job_plan.h"
+#include "latency_histogram.h"
 #include "link_rate.h"
 #include "rng.h"
 #include "throttle.h"
 
 struct sim;
 struct packet;
-
-/* Latencies, in a histogram that grows with the largest one seen (exact quantiles). */
-struct latency_histogram {
-    uint32_t *bins;
-    uint32_t size;
-    uint64_t count, sum, max, min;
-};
 
 /* What the measurement window saw of one job. */
 struct job_stats {
@@ -154,9 +148,6 @@ static inline int workload_job_of_node(const struct workload *w, uint32_t node)
 {
     return w->node_job[node];
 }
-
-/* Quantile q in (0, 100] of a latency histogram (nearest rank). */
-double latency_histogram_quantile(const struct latency_histogram *h, double q);
 
 /* Invariants of the messages: each message's packets created, injected and delivered in
  * order and never more than it has; message_found[] counts the packets of each message the

@@ -37,38 +37,17 @@ void stats_free(struct stats *st)
     st->routers = 0;
 }
 
-/* Rank of the q-th percentile among `samples` sorted samples: ceil(q/100 * samples), at least
- * 1. q * samples is computed before the division so that whole-number results (q = 95 of 100
- * samples) stay exact instead of becoming 95.00000000000001 and rounding up. */
-static uint64_t stats_percentile_rank(uint64_t samples, double q)
-{
-    double rank = ceil(q * (double)samples / 100.0);
-    if (rank < 1.0) return 1;
-    if (rank >= (double)samples) return samples;
-    return (uint64_t)rank;
-}
-
-double stats_percentile(const uint32_t *histogram, uint32_t bins, uint64_t samples, double q)
-{
-    if (samples == 0 || bins == 0) return 0.0;
-    uint64_t rank = stats_percentile_rank(samples, q);
-    uint64_t cumulative = 0;
-    for (uint32_t latency = 0; latency < bins; latency++) {
-        cumulative += histogram[latency];
-        if (cumulative >= rank) return (double)latency;
-    }
-    return (double)(bins - 1); /* histogram holds fewer samples than claimed */
-}
-
 /* Population standard deviation over mean of the counts (0 when the mean is 0). */
 static double stats_count_cov(const uint64_t *counts, int n)
 {
-    if (n <= 0) return 0.0;
+    if (n <= 0)
+        return 0.0;
     double sum = 0.0;
     for (int r = 0; r < n; r++)
         sum += (double)counts[r];
     double mean = sum / n;
-    if (mean == 0.0) return 0.0;
+    if (mean == 0.0)
+        return 0.0;
     double squares = 0.0;
     for (int r = 0; r < n; r++) {
         double d = (double)counts[r] - mean;
@@ -81,7 +60,8 @@ void stats_fairness(const uint64_t *per_router, int routers, int p, int packet_s
                     uint64_t cycles, double offered, struct fairness *out)
 {
     memset(out, 0, sizeof *out);
-    if (routers <= 0) return;
+    if (routers <= 0)
+        return;
     uint64_t min = per_router[0], max = per_router[0];
     for (int r = 0; r < routers; r++) {
         uint64_t c = per_router[r];
@@ -123,11 +103,11 @@ static void stats_summarize_latency(const struct stats *st, struct result *res)
     res->latency_mean = stats_ratio((double)st->latency_sum, delivered);
     res->latency_max = (double)st->latency_max;
     res->latency_p50 =
-        stats_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 50);
+        latency_histogram_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 50);
     res->latency_p95 =
-        stats_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 95);
+        latency_histogram_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 95);
     res->latency_p99 =
-        stats_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 99);
+        latency_histogram_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 99);
     /* Every cycle of a packet's life is in exactly one segment, so these sum to the mean. */
     for (int k = 0; k < WAIT_KINDS; k++)
         res->breakdown[k] = stats_ratio((double)st->wait_sum[k], delivered);
@@ -162,11 +142,13 @@ static int stats_summarize_fairness(const struct sim *sim, struct result *res)
     stats_fairness(injecting, n, res->p, packet_size, cycles, res->offered, &res->fairness);
     free(injecting);
     res->per_router_injected = malloc((size_t)st->routers * sizeof *res->per_router_injected);
-    if (!res->per_router_injected) return -1;
+    if (!res->per_router_injected)
+        return -1;
     memcpy(res->per_router_injected, st->router_injected,
            (size_t)st->routers * sizeof *res->per_router_injected);
     res->group0_injected_load = calloc(res->a > 0 ? (size_t)res->a : 1, sizeof(double));
-    if (!res->group0_injected_load) return -1;
+    if (!res->group0_injected_load)
+        return -1;
     double node_cycles = (double)res->p * (double)cycles;
     for (int r = 0; r < res->a && r < st->routers; r++)
         res->group0_injected_load[r] =

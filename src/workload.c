@@ -9,36 +9,6 @@
 #include "job_config.h"
 #include "sim.h"
 
-/* ---- latency histograms ---- */
-
-static int latency_histogram_add(struct latency_histogram *h, uint64_t latency)
-{
-    if (latency >= h->size) {
-        uint64_t size = h->size ? h->size : 1024;
-        while (size <= latency)
-            size *= 2;
-        uint32_t *bins = realloc(h->bins, (size_t)size * sizeof *bins);
-        if (!bins)
-            return -1;
-        memset(bins + h->size, 0, (size_t)(size - h->size) * sizeof *bins);
-        h->bins = bins;
-        h->size = (uint32_t)size;
-    }
-    h->bins[latency]++;
-    if (!h->count || latency < h->min)
-        h->min = latency;
-    if (latency > h->max)
-        h->max = latency;
-    h->count++;
-    h->sum += latency;
-    return 0;
-}
-
-double latency_histogram_quantile(const struct latency_histogram *h, double q)
-{
-    return stats_percentile(h->bins, h->size, h->count, q);
-}
-
 /* ---- messages ---- */
 
 static uint32_t workload_message_new(struct workload *w)
@@ -394,12 +364,6 @@ int workload_create(struct sim *sim, int isolate, char *err, int err_len)
         w->node_job[n] = w->node_rank[n] = -1;
     w->node_rate = sim->link_rate[PORT_NODE];
     return workload_jobs(sim, isolate, err, err_len);
-}
-
-static void latency_histogram_free(struct latency_histogram *h)
-{
-    free(h->bins);
-    h->bins = NULL;
 }
 
 void workload_destroy(struct sim *sim)

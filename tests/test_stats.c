@@ -18,14 +18,14 @@
 static void test_percentile_small(void)
 {
     const uint32_t hist[] = {0, 2, 3, 0, 5};
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 10), 1);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 20), 1);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 21), 2);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 50), 2);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 51), 4);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 95), 4);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 100), 4);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 0.001), 1);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 10), 1);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 20), 1);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 21), 2);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 50), 2);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 51), 4);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 95), 4);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 100), 4);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 0.001), 1);
 }
 
 /* One sample at each latency 0..99: the q-th percentile is exactly q - 1 for whole q. This
@@ -36,23 +36,23 @@ static void test_percentile_whole_ranks(void)
     for (int i = 0; i < 100; i++)
         hist[i] = 1;
     for (int q = 1; q <= 100; q++)
-        CU_ASSERT_CLOSE(stats_percentile(hist, 100, 100, q), q - 1);
+        CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 100, 100, q), q - 1);
     /* 20 samples at 0..19: p95 = 19th sample = 18, p50 = 10th = 9. */
-    CU_ASSERT_CLOSE(stats_percentile(hist, 20, 20, 95), 18);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 20, 20, 50), 9);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 20, 20, 99.9), 19);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 20, 20, 95), 18);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 20, 20, 50), 9);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 20, 20, 99.9), 19);
 }
 
 static void test_percentile_degenerate(void)
 {
     const uint32_t empty[4] = {0};
-    CU_ASSERT_CLOSE(stats_percentile(empty, 4, 0, 50), 0);
-    CU_ASSERT_CLOSE(stats_percentile(empty, 4, 0, 99), 0);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(empty, 4, 0, 50), 0);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(empty, 4, 0, 99), 0);
     uint32_t one[10] = {0};
     one[7] = 1;
-    CU_ASSERT_CLOSE(stats_percentile(one, 10, 1, 1), 7);
-    CU_ASSERT_CLOSE(stats_percentile(one, 10, 1, 50), 7);
-    CU_ASSERT_CLOSE(stats_percentile(one, 10, 1, 100), 7);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(one, 10, 1, 1), 7);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(one, 10, 1, 50), 7);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(one, 10, 1, 100), 7);
 }
 
 /* Property: the result is the smallest L with 100 * #(samples <= L) >= q * samples, checked by
@@ -73,9 +73,10 @@ static void test_percentile_definition(void)
         int expected = -1;
         for (int l = 0; l < BINS && expected < 0; l++) {
             below += hist[l];
-            if (100.0 * (double)below >= qs[k] * (double)samples) expected = l;
+            if (100.0 * (double)below >= qs[k] * (double)samples)
+                expected = l;
         }
-        CU_ASSERT_CLOSE(stats_percentile(hist, BINS, samples, qs[k]), expected);
+        CU_ASSERT_CLOSE(latency_histogram_percentile(hist, BINS, samples, qs[k]), expected);
     }
 }
 
@@ -98,8 +99,10 @@ static void test_record_latency(void)
     CU_ASSERT_EQUAL(st.latency_histogram[0], 1);
     CU_ASSERT_EQUAL(st.latency_histogram[40], 2);
     CU_ASSERT_EQUAL(st.latency_histogram[100], 1);
-    CU_ASSERT_CLOSE(stats_percentile(st.latency_histogram, st.histogram_bins, 4, 50), 40);
-    CU_ASSERT_CLOSE(stats_percentile(st.latency_histogram, st.histogram_bins, 4, 99), 100);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(st.latency_histogram, st.histogram_bins, 4, 50),
+                    40);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(st.latency_histogram, st.histogram_bins, 4, 99),
+                    100);
     stats_free(&st);
     CU_ASSERT_PTR_NULL(st.latency_histogram);
     CU_ASSERT_PTR_NULL(st.router_injected);
@@ -375,7 +378,8 @@ static void test_summarize_real_run(void)
 int test_stats_register(void)
 {
     CU_pSuite suite = CU_add_suite("stats", NULL, NULL);
-    if (!suite) return -1;
+    if (!suite)
+        return -1;
     const struct {
         const char *name;
         CU_TestFunc fn;
@@ -395,6 +399,7 @@ int test_stats_register(void)
         {"summary of a real run", test_summarize_real_run},
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
-        if (!CU_add_test(suite, tests[i].name, tests[i].fn)) return -1;
+        if (!CU_add_test(suite, tests[i].name, tests[i].fn))
+            return -1;
     return 0;
 }
