@@ -58,8 +58,7 @@ struct sim {
     const struct pattern_ops *pattern;
     struct vc_ladder ladder;
     struct routing_env routing_env; /* what the mechanism sees of the run */
-    const void *pattern_params;     /* the pattern's settings (its table) */
-    void *pattern_state;
+    struct pattern_run pattern_run; /* what the network-wide pattern sees */
 
     int packet_size, xbar_cycles;
     int vcs_local, vcs_global, vcs_injection;

@@ -17,6 +17,7 @@
 #include "link_rate.h"
 #include "rng.h"
 #include "throttle.h"
+#include "traffic.h"
 
 struct sim;
 struct packet;
@@ -50,7 +51,8 @@ struct workload_job {
     struct rank_pattern pattern;
     bool has_rank_pattern;
     const struct pattern_ops *network_pattern;
-    void *network_params, *network_state; /* its settings from the job's keys, its state */
+    struct pattern_run network_run; /* what that pattern sees: its settings from the job's keys */
+    void *network_params;           /* those settings (owned) */
     struct injection_process process;
     bool has_process;
     /* closed loop */

@@ -191,7 +191,7 @@ static int sim_init_parts(struct sim *sim, char *err, int err_len)
     }
     sim_init_routing_env(sim);
     if ((sim->routing->init && sim->routing->init(&sim->routing_env)) ||
-        (sim->pattern->init && sim->pattern->init(sim))) {
+        (sim->pattern->init && sim->pattern->init(&sim->pattern_run))) {
         snprintf(err, (size_t)err_len, "cannot initialise routing '%s' or pattern '%s'",
                  sim->routing->name, sim->pattern->name);
         return -1;
@@ -223,7 +223,8 @@ struct sim *sim_create_isolated(const struct sim_config *cfg, int isolate, char 
         return NULL;
     }
     sim->routing->ladder(cfg, &sim->ladder);
-    sim->pattern_params = settings_params(cfg, sim->pattern->settings);
+    sim->pattern_run = (struct pattern_run){
+        .topo = &sim->topo, .cfg = cfg, .params = settings_params(cfg, sim->pattern->settings)};
     sim->packet_size = cfg->traffic.packet_size;
     sim->xbar_cycles = config_crossbar_cycles(cfg);
     sim->vcs_local = cfg->vcs.local;
@@ -246,7 +247,7 @@ void sim_destroy(struct sim *sim)
     if (sim->routing && sim->routing->destroy)
         sim->routing->destroy(&sim->routing_env);
     if (sim->pattern && sim->pattern->destroy)
-        sim->pattern->destroy(sim);
+        sim->pattern->destroy(&sim->pattern_run);
     workload_destroy(sim);
     stats_free(&sim->stats);
     packet_pool_free(&sim->pool);
@@ -368,7 +369,8 @@ static void sim_generate(struct sim *sim)
     struct rng rng = sim->traffic_rng;
     for (int n = rng_bernoulli_first(&rng, threshold, 0, nodes); n < nodes;
          n = rng_bernoulli_first(&rng, threshold, n + 1, nodes)) {
-        sim_inject(sim, (uint32_t)n, sim->pattern->destination(sim, (uint32_t)n, &rng));
+        sim_inject(sim, (uint32_t)n,
+                   sim->pattern->destination(&sim->pattern_run, (uint32_t)n, &rng));
         if (sim->status != SIM_OK)
             break;
     }

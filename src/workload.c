@@ -173,18 +173,6 @@ static void workload_motif_send(void *ctx, int32_t src, int32_t dst, uint64_t by
 
 /* ---- creating the jobs ---- */
 
-/* A network pattern reads its params and state from the sim (the network-wide traffic's); a
- * job's own are put there while it runs (the simulator is sequential). */
-static void workload_swap_network(struct sim *sim, struct workload_job *jb)
-{
-    const void *params = sim->pattern_params;
-    void *state = sim->pattern_state;
-    sim->pattern_params = jb->network_params;
-    sim->pattern_state = jb->network_state;
-    jb->network_params = (void *)params;
-    jb->network_state = state;
-}
-
 static int workload_network_pattern(struct sim *sim, struct workload_job *jb, char *why, size_t len)
 {
     const struct pattern_ops *p = jb->network_pattern;
@@ -194,33 +182,22 @@ static int workload_network_pattern(struct sim *sim, struct workload_job *jb, ch
         snprintf(why, len, "cannot set up pattern %s", p->name);
         return -1;
     }
+    jb->network_run =
+        (struct pattern_run){.topo = &sim->topo, .cfg = sim->cfg, .params = jb->network_params};
     if (!p->init)
         return 0;
-    workload_swap_network(sim, jb);
-    int rc = p->init(sim);
-    workload_swap_network(sim, jb);
+    int rc = p->init(&jb->network_run);
     if (rc)
         snprintf(why, len, "cannot set up pattern %s (out of memory)", p->name);
     return rc;
 }
 
-static void workload_network_free(struct sim *sim, struct workload_job *jb)
+static void workload_network_free(struct workload_job *jb)
 {
-    if (jb->network_pattern && jb->network_pattern->destroy) {
-        workload_swap_network(sim, jb);
-        jb->network_pattern->destroy(sim);
-        workload_swap_network(sim, jb);
-    }
+    if (jb->network_pattern && jb->network_pattern->destroy)
+        jb->network_pattern->destroy(&jb->network_run);
     free(jb->network_params);
     jb->network_params = NULL;
-}
-
-static uint32_t workload_network_destination(struct sim *sim, struct workload_job *jb, uint32_t src)
-{
-    workload_swap_network(sim, jb);
-    uint32_t dst = jb->network_pattern->destination(sim, src, &jb->rng);
-    workload_swap_network(sim, jb);
-    return dst;
 }
 
 static int workload_open_loop(struct sim *sim, struct workload_job *jb, int j, char *err,
@@ -373,7 +350,7 @@ void workload_destroy(struct sim *sim)
         return;
     for (int j = 0; j < w->n_jobs; j++) {
         struct workload_job *jb = &w->jobs[j];
-        workload_network_free(sim, jb);
+        workload_network_free(jb);
         if (jb->has_rank_pattern)
             rank_pattern_destroy(&jb->pattern);
         if (jb->has_process)
@@ -410,7 +387,8 @@ static void workload_open_loop_cycle(struct sim *sim, int j)
             continue;
         int32_t dst;
         if (jb->network_pattern)
-            dst = (int32_t)workload_network_destination(sim, jb, (uint32_t)jb->rank_node[r]);
+            dst = (int32_t)jb->network_pattern->destination(&jb->network_run,
+                                                            (uint32_t)jb->rank_node[r], &jb->rng);
         else
             dst = rank_pattern_destination(&jb->pattern, r, &jb->rng);
         if (jb->message_packets) {

@@ -587,7 +587,7 @@ static void test_patterns(void)
     int n = sim->topo.nodes;
     char *hit = calloc((size_t)n, 1);
     for (int s = 0; s < n; s++) {
-        uint32_t d = sim->pattern->destination(sim, (uint32_t)s, &sim->traffic_rng);
+        uint32_t d = sim->pattern->destination(&sim->pattern_run, (uint32_t)s, &sim->traffic_rng);
         CU_ASSERT((int)d != s && (int)d < n);
         CU_ASSERT_EQUAL(hit[d], 0);
         hit[d] = 1;
@@ -597,8 +597,9 @@ static void test_patterns(void)
     sim = variant_sim(&cfg, &variants[0], "small", "traffic.pattern=bit_complement",
                       "traffic.load=0.1", 0, 10);
     for (int s = 0; s < sim->topo.nodes; s++)
-        CU_ASSERT_EQUAL(sim->pattern->destination(sim, (uint32_t)s, &sim->traffic_rng),
-                        (uint32_t)(sim->topo.nodes - 1 - s));
+        CU_ASSERT_EQUAL(
+            sim->pattern->destination(&sim->pattern_run, (uint32_t)s, &sim->traffic_rng),
+            (uint32_t)(sim->topo.nodes - 1 - s));
     sim_destroy(sim);
 }
 
