@@ -10,23 +10,19 @@
 #include "latency_histogram.h"
 #include "packet.h"
 
+/* What the cycle loop counts of the packets delivered in the measurement window (the network
+ * counts the packets entering and leaving it: network.h, struct network_counts). */
 struct stats {
-    /* Measurement window only. */
-    uint64_t generated, refused, injected, delivered;
-    uint64_t generated_phits, refused_phits, injected_phits, delivered_phits;
+    uint64_t delivered, delivered_phits;
     uint64_t latency_sum, latency_max;
     uint64_t wait_sum[WAIT_KINDS];
     uint64_t hops_local_sum, hops_global_sum;
     uint64_t misrouted_global, misrouted_local;
     uint32_t *latency_histogram; /* one bin per cycle: latencies never exceed the run */
     uint32_t histogram_bins;
-    uint64_t *router_injected; /* packets injected into the network by each router's nodes */
-    int routers;
-    /* From cycle 0, for conservation. */
-    uint64_t total_generated, total_delivered;
 };
 
-int stats_init(struct stats *st, int routers, uint32_t total_cycles);
+int stats_init(struct stats *st, uint32_t total_cycles);
 void stats_free(struct stats *st);
 
 static inline void stats_record_latency(struct stats *st, uint32_t latency)
@@ -70,9 +66,21 @@ struct result {
 void stats_fairness(const uint64_t *per_router, int routers, int p, int packet_size,
                     uint64_t cycles, double offered, struct fairness *out);
 
-struct sim;
-/* Fills a result from a finished run (everything but timing). Returns 0 or -1. */
-int stats_summarize(const struct sim *sim, struct result *res);
+struct topology;
+struct network_counts;
+/* What the summary reads of a finished run: the network's shape and counts, the statistics
+ * of the delivered packets, the window's length. */
+struct stats_view {
+    const struct topology *topo;
+    const struct network_counts *counts;
+    const struct stats *stats;
+    uint64_t measured_cycles;
+    uint64_t in_network; /* packets still in flight */
+    int packet_size;
+};
+/* Fills the network-wide part of a result from a finished run (everything but timing and the
+ * jobs). Returns 0 or -1. */
+int stats_summarize(const struct stats_view *run, struct result *res);
 void result_free(struct result *res);
 
 #endif

@@ -43,17 +43,17 @@ static int recount_fail(struct recount *rc, const char *fmt, ...)
  * position (ladder_local_reuse); every other mechanism climbs the ladder strictly. */
 static bool invariant_reuses_local_vcs(const struct sim *sim)
 {
-    return sim->routing == &routing_in_transit;
+    return sim->net.routing == &routing_in_transit;
 }
 
 /* Is VC `vc` of a buffer of class `cls` where the packet's ladder position says it is? */
 static bool invariant_on_ladder(const struct sim *sim, const struct packet *pk, int cls, int vc)
 {
-    const struct vc_ladder *ladder = &sim->ladder;
+    const struct vc_ladder *ladder = &sim->net.ladder;
     int pos = pk->ladder_pos;
     if (cls == PORT_NODE) { /* vc == dst * vcs_injection / nodes, without a division */
-        uint64_t scaled = (uint64_t)pk->dst * (uint64_t)sim->vcs_injection;
-        uint64_t nodes = (uint64_t)sim->topo.nodes;
+        uint64_t scaled = (uint64_t)pk->dst * (uint64_t)sim->net.vcs_injection;
+        uint64_t nodes = (uint64_t)sim->net.topo.nodes;
         return pos == 0 && scaled >= (uint64_t)vc * nodes && scaled < (uint64_t)(vc + 1) * nodes;
     }
     if (pos < 1 || pos > ladder->length)
@@ -80,21 +80,22 @@ static int check_packet_place(struct sim *sim, struct recount *rc, const struct 
     if ((place == PLACE_INPUT || place == PLACE_LINK) && pk->vc != vc)
         return recount_fail(rc, "router %d port %d vc %d: %s holds packet %u of vc %d", router,
                             port, vc, where, pk->id, pk->vc);
-    int cls = sim_port_class(sim, router, port);
+    int cls = network_port_class(&sim->net, router, port);
     if (place == PLACE_EJECTION)
         return 0;
     if (place == PLACE_OUTPUT && cls == PORT_NODE) {
-        if (pk->dst == (uint32_t)(sim->topo.first_node[router] + port))
+        if (pk->dst == (uint32_t)(sim->net.topo.first_node[router] + port))
             return 0;
         return recount_fail(rc, "router %d port %d: ejection buffer holds packet %u for node %u",
                             router, port, pk->id, pk->dst);
     }
-    if (vc < sim_layout_of(sim, router)->port_vcs[port] && invariant_on_ladder(sim, pk, cls, vc))
+    if (vc < network_layout_of(&sim->net, router)->port_vcs[port] &&
+        invariant_on_ladder(sim, pk, cls, vc))
         return 0;
     return recount_fail(rc,
                         "router %d port %d vc %d: packet %u (%u->%u) in the %s is off the "
                         "ladder of routing '%s' (ladder position %d)",
-                        router, port, vc, pk->id, pk->src, pk->dst, where, sim->routing->name,
+                        router, port, vc, pk->id, pk->src, pk->dst, where, sim->net.routing->name,
                         pk->ladder_pos);
 }
 
@@ -102,16 +103,16 @@ static int check_packet_place(struct sim *sim, struct recount *rc, const struct 
 static int recount_packet(struct sim *sim, struct recount *rc, uint32_t index, int router, int port,
                           int vc, enum place place)
 {
-    if (index >= sim->pool.capacity)
+    if (index >= sim->net.pool.capacity)
         return recount_fail(rc, "router %d port %d vc %d: %s holds packet index %u (pool of %u)",
-                            router, port, vc, place_names[place], index, sim->pool.capacity);
-    const struct packet *pk = sim_packet(sim, index);
+                            router, port, vc, place_names[place], index, sim->net.pool.capacity);
+    const struct packet *pk = network_packet(&sim->net, index);
     if (rc->seen[index])
         return recount_fail(rc, "router %d port %d vc %d: packet %u (index %u) is in two places",
                             router, port, vc, pk->id, index);
     rc->seen[index] = 1;
     rc->packets++;
-    if (pk->gen_cycle > sim->cycle)
+    if (pk->gen_cycle > sim->net.cycle)
         return recount_fail(rc,
                             "router %d port %d vc %d: packet %u in the %s was generated at cycle "
                             "%u, after the current cycle",
@@ -124,8 +125,8 @@ static int recount_packet(struct sim *sim, struct recount *rc, uint32_t index, i
 /* Upstream (router, output port) whose credits mirror input (router, port). */
 static void upstream_of(const struct sim *sim, int router, int port, int *up_router, int *up_port)
 {
-    *up_router = topology_neighbour(&sim->topo, router, port);
-    *up_port = topology_neighbour_port(&sim->topo, router, port);
+    *up_router = topology_neighbour(&sim->net.topo, router, port);
+    *up_port = topology_neighbour_port(&sim->net.topo, router, port);
 }
 
 /* The copies the allocator reads instead of the packets: the ring's head index and ready
@@ -133,25 +134,25 @@ static void upstream_of(const struct sim *sim, int router, int port, int *up_rou
 static int recount_head_cache(struct sim *sim, struct recount *rc, int r, int port, int vc,
                               const struct packet_ring *ring)
 {
-    uint32_t index = sim->slots[ring->base + ring->head];
+    uint32_t index = sim->net.slots[ring->base + ring->head];
     if (ring->head_packet != index)
         return recount_fail(rc, "router %d port %d vc %d: cached head %u is not slot %u's %u", r,
                             port, vc, ring->head_packet, ring->head, index);
-    if (index >= sim->pool.capacity)
+    if (index >= sim->net.pool.capacity)
         return 0; /* recount_packet reports it */
-    uint32_t ready = sim_packet(sim, index)->ready_cycle;
+    uint32_t ready = network_packet(&sim->net, index)->ready_cycle;
     if (ring->head_ready != ready)
         return recount_fail(rc, "router %d port %d vc %d: cached head ready %u != packet's %u", r,
                             port, vc, ring->head_ready, ready);
-    uint32_t bound = sim->input_next[sim->topo.port_base[r] + (uint32_t)port];
-    const struct port_state *ps = sim_port(sim, r, port);
+    uint32_t bound = sim->net.input_next[sim->net.topo.port_base[r] + (uint32_t)port];
+    const struct port_state *ps = network_port(&sim->net, r, port);
     uint32_t earliest = ready > ps->input_busy_until ? ready : ps->input_busy_until;
-    if (ps->input_busy_until > sim->cycle && bound < ps->input_busy_until)
+    if (ps->input_busy_until > sim->net.cycle && bound < ps->input_busy_until)
         return recount_fail(rc,
                             "router %d port %d: next-request bound %u before the busy input "
                             "frees (cycle %u)",
                             r, port, bound, ps->input_busy_until);
-    if (bound > earliest && bound > sim->cycle + 1)
+    if (bound > earliest && bound > sim->net.cycle + 1)
         return recount_fail(rc,
                             "router %d port %d: next-request bound %u is after head %u of vc "
                             "%d can go (cycle %u)",
@@ -161,14 +162,14 @@ static int recount_head_cache(struct sim *sim, struct recount *rc, int r, int po
 
 static int recount_input_vc(struct sim *sim, struct recount *rc, int r, int port, int vc)
 {
-    const struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, port, vc)];
-    if (((sim_port(sim, r, port)->input_vc_mask >> vc) & 1) != (ring->count > 0))
+    const struct packet_ring *ring = &sim->net.input_vc[network_vc_index(&sim->net, r, port, vc)];
+    if (((network_port(&sim->net, r, port)->input_vc_mask >> vc) & 1) != (ring->count > 0))
         return recount_fail(rc, "router %d port %d vc %d: VC mask disagrees", r, port, vc);
-    unsigned capacity = sim_layout_of(sim, r)->ring_capacity[port];
+    unsigned capacity = network_layout_of(&sim->net, r)->ring_capacity[port];
     if (ring->count > capacity)
         return recount_fail(rc, "router %d port %d vc %d: %u packets in a buffer of %u", r, port,
                             vc, ring->count, capacity);
-    const uint32_t *slots = sim->slots + ring->base;
+    const uint32_t *slots = sim->net.slots + ring->base;
     for (unsigned k = 0, slot = ring->head; k < ring->count; k++) {
         if (recount_packet(sim, rc, slots[slot], r, port, vc, PLACE_INPUT))
             return -1;
@@ -176,10 +177,11 @@ static int recount_input_vc(struct sim *sim, struct recount *rc, int r, int port
     }
     if (ring->count && recount_head_cache(sim, rc, r, port, vc, ring))
         return -1;
-    if (sim_port_class(sim, r, port) != PORT_NODE) {
+    if (network_port_class(&sim->net, r, port) != PORT_NODE) {
         int ur, up;
         upstream_of(sim, r, port, &ur, &up);
-        rc->credit_owed[sim_vc_index(sim, ur, up, vc)] += ring->count * sim->packet_size;
+        rc->credit_owed[network_vc_index(&sim->net, ur, up, vc)] +=
+            ring->count * sim->net.packet_size;
     }
     return 0;
 }
@@ -188,15 +190,15 @@ static int recount_input_vc(struct sim *sim, struct recount *rc, int r, int port
  * crossbar delivered it. */
 static int recount_output_head(const struct sim *sim, struct recount *rc, int r, int port)
 {
-    const struct port_state *ps = sim_port(sim, r, port);
+    const struct port_state *ps = network_port(&sim->net, r, port);
     const struct packet_ring *out = &ps->output;
-    uint32_t index = sim->slots[out->base + out->head];
+    uint32_t index = sim->net.slots[out->base + out->head];
     if (out->head_packet != index)
         return recount_fail(rc, "router %d port %d: cached output head %u is not slot %u's %u", r,
                             port, out->head_packet, out->head, index);
-    if (index >= sim->pool.capacity)
+    if (index >= sim->net.pool.capacity)
         return 0; /* recount_packet reports it */
-    uint32_t ready = sim_packet(sim, index)->ready_cycle;
+    uint32_t ready = network_packet(&sim->net, index)->ready_cycle;
     if (out->head_ready < ready)
         return recount_fail(rc,
                             "router %d port %d: output head %u may leave at %u, before its "
@@ -207,30 +209,30 @@ static int recount_output_head(const struct sim *sim, struct recount *rc, int r,
 
 static int recount_output(struct sim *sim, struct recount *rc, int r, int port)
 {
-    const struct packet_ring *out = &sim_port(sim, r, port)->output;
-    unsigned capacity = sim->output_capacity;
+    const struct packet_ring *out = &network_port(&sim->net, r, port)->output;
+    unsigned capacity = sim->net.output_capacity;
     if (out->count > capacity)
         return recount_fail(rc, "router %d port %d: %u packets in an output buffer of %u", r, port,
                             out->count, capacity);
     if (out->count && recount_output_head(sim, rc, r, port))
         return -1;
     for (unsigned k = 0, slot = out->head; k < out->count; k++) {
-        uint32_t index = sim->slots[out->base + slot];
+        uint32_t index = sim->net.slots[out->base + slot];
         slot = slot + 1 == capacity ? 0 : slot + 1;
-        int vc = index < sim->pool.capacity ? sim_packet(sim, index)->vc : 0;
+        int vc = index < sim->net.pool.capacity ? network_packet(&sim->net, index)->vc : 0;
         if (recount_packet(sim, rc, index, r, port, vc, PLACE_OUTPUT))
             return -1;
-        if (sim_port_class(sim, r, port) != PORT_NODE)
-            rc->credit_owed[sim_vc_index(sim, r, port, vc)] += sim->packet_size;
+        if (network_port_class(&sim->net, r, port) != PORT_NODE)
+            rc->credit_owed[network_vc_index(&sim->net, r, port, vc)] += sim->net.packet_size;
     }
     return 0;
 }
 
 static int recount_buffers(struct sim *sim, struct recount *rc)
 {
-    const struct topology *t = &sim->topo;
+    const struct topology *t = &sim->net.topo;
     for (int r = 0; r < t->routers; r++) {
-        const struct sim_layout *layout = sim_layout_of(sim, r);
+        const struct network_layout *layout = network_layout_of(&sim->net, r);
         for (int port = 0; port < layout->kind->radix; port++) {
             for (int vc = 0; vc < layout->port_vcs[port]; vc++)
                 if (recount_input_vc(sim, rc, r, port, vc))
@@ -251,10 +253,10 @@ static int64_t transfer_max(const struct sim *sim)
 {
     int64_t slowest = 0;
     for (int c = 0; c < PORT_CLASSES; c++)
-        if ((int64_t)sim->serialization[c] > slowest)
-            slowest = sim->serialization[c];
+        if ((int64_t)sim->net.serialization[c] > slowest)
+            slowest = sim->net.serialization[c];
     int64_t tail = slowest - sim->cfg->router.latency + 1;
-    return tail > sim->xbar_cycles ? tail : sim->xbar_cycles;
+    return tail > sim->net.xbar_cycles ? tail : sim->net.xbar_cycles;
 }
 
 /* The longest delay an event of this kind can be scheduled ahead (see router.c): an arrival
@@ -264,10 +266,10 @@ static int64_t transfer_max(const struct sim *sim)
 static int64_t event_max_delay(const struct sim *sim, const struct event *ev)
 {
     if (ev->kind == EVENT_DELIVERY) {
-        int64_t serial = sim->serialization[PORT_NODE], transfer = transfer_max(sim);
+        int64_t serial = sim->net.serialization[PORT_NODE], transfer = transfer_max(sim);
         return sim->cfg->links.injection_latency + (serial > transfer ? serial : transfer) - 1;
     }
-    int64_t latency = sim_layout_of(sim, (int)ev->router)->port_latency[ev->port];
+    int64_t latency = network_layout_of(&sim->net, (int)ev->router)->port_latency[ev->port];
     if (ev->kind == EVENT_ARRIVAL)
         return latency;
     return latency + transfer_max(sim);
@@ -278,14 +280,15 @@ static int64_t event_max_delay(const struct sim *sim, const struct event *ev)
 static int recount_link_order(struct sim *sim, struct recount *rc, const struct event *ev,
                               int router, int port, uint32_t delay)
 {
-    uint32_t *last = &rc->last_arrival[sim->topo.port_base[router] + (uint32_t)port];
-    enum port_class cls = sim_port_class(sim, router, port);
-    uint32_t spacing = link_rate_min_spacing(sim->link_rate[cls], (uint32_t)sim->packet_size);
+    uint32_t *last = &rc->last_arrival[sim->net.topo.port_base[router] + (uint32_t)port];
+    enum port_class cls = network_port_class(&sim->net, router, port);
+    uint32_t spacing =
+        link_rate_min_spacing(sim->net.link_rate[cls], (uint32_t)sim->net.packet_size);
     if (*last && delay + 1 - *last < spacing)
         return recount_fail(rc,
                             "router %d port %d vc %d: packet %u arrives %u cycles after the "
                             "previous packet on the same link (expected at least %u)",
-                            router, port, ev->vc, sim_packet(sim, ev->packet)->id,
+                            router, port, ev->vc, network_packet(&sim->net, ev->packet)->id,
                             delay + 1 - *last, spacing);
     *last = delay + 1;
     return 0;
@@ -298,11 +301,11 @@ static int recount_packet_event(struct sim *sim, struct recount *rc, const struc
     int router = (int)ev->router, port = ev->port;
     enum place place = PLACE_LINK;
     if (ev->kind == EVENT_DELIVERY) {
-        if (ev->packet >= sim->pool.capacity)
+        if (ev->packet >= sim->net.pool.capacity)
             return recount_fail(rc, "delivery of packet index %u outside the pool", ev->packet);
-        int dst = (int)sim_packet(sim, ev->packet)->dst;
-        router = topology_router_of_node(&sim->topo, dst);
-        port = topology_node_port(&sim->topo, dst);
+        int dst = (int)network_packet(&sim->net, ev->packet)->dst;
+        router = topology_router_of_node(&sim->net.topo, dst);
+        port = topology_node_port(&sim->net.topo, dst);
         place = PLACE_EJECTION;
     }
     if (recount_packet(sim, rc, ev->packet, router, port, ev->vc, place) ||
@@ -311,7 +314,7 @@ static int recount_packet_event(struct sim *sim, struct recount *rc, const struc
     if (ev->kind == EVENT_ARRIVAL) {
         int ur, up;
         upstream_of(sim, router, port, &ur, &up);
-        rc->credit_owed[sim_vc_index(sim, ur, up, ev->vc)] += sim->packet_size;
+        rc->credit_owed[network_vc_index(&sim->net, ur, up, ev->vc)] += sim->net.packet_size;
     }
     return 0;
 }
@@ -322,11 +325,11 @@ static const char *const event_names[] = {
 static int recount_event(struct sim *sim, struct recount *rc, const struct event *ev,
                          uint32_t delay)
 {
-    const struct topology *t = &sim->topo;
+    const struct topology *t = &sim->net.topo;
     bool on_link = ev->kind == EVENT_ARRIVAL || ev->kind == EVENT_CREDIT;
     bool malformed = ev->kind > EVENT_DELIVERY || ev->router >= (uint32_t)t->routers;
     if (!malformed) {
-        const struct sim_layout *layout = sim_layout_of(sim, (int)ev->router);
+        const struct network_layout *layout = network_layout_of(&sim->net, (int)ev->router);
         malformed = ev->port >= layout->kind->radix || ev->vc >= layout->port_vcs[ev->port] ||
                     (on_link && layout->port_class[ev->port] == PORT_NODE);
     }
@@ -342,7 +345,8 @@ static int recount_event(struct sim *sim, struct recount *rc, const struct event
                             max_delay);
     if (ev->kind != EVENT_CREDIT)
         return recount_packet_event(sim, rc, ev, delay);
-    rc->credit_owed[sim_vc_index(sim, (int)ev->router, ev->port, ev->vc)] += sim->packet_size;
+    rc->credit_owed[network_vc_index(&sim->net, (int)ev->router, ev->port, ev->vc)] +=
+        sim->net.packet_size;
     return 0;
 }
 
@@ -351,10 +355,10 @@ static int recount_event(struct sim *sim, struct recount *rc, const struct event
  * for a cycle already processed lands a full turn ahead, beyond every maximum delay. */
 static int recount_events(struct sim *sim, struct recount *rc)
 {
-    const struct event_wheel *w = &sim->wheel;
+    const struct event_wheel *w = &sim->net.wheel;
     uint64_t pending = 0;
     for (uint32_t delay = 0; delay <= w->mask; delay++) {
-        const struct event_bucket *bucket = &w->buckets[(sim->cycle + delay) & w->mask];
+        const struct event_bucket *bucket = &w->buckets[(sim->net.cycle + delay) & w->mask];
         for (uint32_t i = 0; i < bucket->count; i++)
             if (recount_event(sim, rc, &bucket->events[i], delay))
                 return -1;
@@ -370,16 +374,16 @@ static int recount_events(struct sim *sim, struct recount *rc)
 
 static int check_credits(struct sim *sim, struct recount *rc)
 {
-    const struct topology *t = &sim->topo;
+    const struct topology *t = &sim->net.topo;
     for (int r = 0; r < t->routers; r++) {
-        const struct sim_layout *layout = sim_layout_of(sim, r);
+        const struct network_layout *layout = network_layout_of(&sim->net, r);
         for (int port = 0; port < layout->kind->radix; port++) {
             if (layout->port_class[port] == PORT_NODE)
                 continue;
             for (int vc = 0; vc < layout->port_vcs[port]; vc++) {
-                int idx = sim_vc_index(sim, r, port, vc);
-                int capacity = sim->capacity_phits[layout->port_class[port]];
-                int credits = sim->credits[idx];
+                int idx = network_vc_index(&sim->net, r, port, vc);
+                int capacity = sim->net.capacity_phits[layout->port_class[port]];
+                int credits = sim->net.credits[idx];
                 if (credits < 0 || credits > capacity)
                     return recount_fail(rc, "router %d port %d vc %d: %d credits outside [0, %d]",
                                         r, port, vc, credits, capacity);
@@ -396,17 +400,17 @@ static int check_credits(struct sim *sim, struct recount *rc)
 
 static int check_totals(struct sim *sim, struct recount *rc)
 {
-    const struct stats *st = &sim->stats;
-    if (rc->packets != sim->in_network)
+    const struct network_counts *st = &sim->net.counts;
+    if (rc->packets != sim->net.in_network)
         return recount_fail(rc, "%" PRIu64 " packets found, %" PRIu64 " in flight", rc->packets,
-                            sim->in_network);
-    if (st->total_generated != st->total_delivered + sim->in_network)
+                            sim->net.in_network);
+    if (st->total_generated != st->total_delivered + sim->net.in_network)
         return recount_fail(rc,
                             "generated %" PRIu64 " != delivered %" PRIu64 " + in flight %" PRIu64,
-                            st->total_generated, st->total_delivered, sim->in_network);
-    if (packet_pool_in_use(&sim->pool) != sim->in_network)
+                            st->total_generated, st->total_delivered, sim->net.in_network);
+    if (packet_pool_in_use(&sim->net.pool) != sim->net.in_network)
         return recount_fail(rc, "pool holds %u packets, %" PRIu64 " in flight",
-                            packet_pool_in_use(&sim->pool), sim->in_network);
+                            packet_pool_in_use(&sim->net.pool), sim->net.in_network);
     return 0;
 }
 
@@ -421,12 +425,12 @@ static int check_workload(struct sim *sim, struct recount *rc)
     if (!message_found)
         return recount_fail(rc, "out of memory for the recount");
     int failed = 0;
-    for (uint32_t i = 0; i < sim->pool.capacity && !failed; i++) {
+    for (uint32_t i = 0; i < sim->net.pool.capacity && !failed; i++) {
         if (!rc->seen[i])
             continue;
-        const struct packet *pk = sim_packet(sim, i);
+        const struct packet *pk = network_packet(&sim->net, i);
         int job = workload_job_of_node(w, pk->src);
-        uint32_t tag = sim->pool.tags[i];
+        uint32_t tag = sim->net.pool.tags[i];
         if (job < 0)
             failed = recount_fail(rc, "packet %u comes from node %u, which runs no job", pk->id,
                                   pk->src);
@@ -446,13 +450,13 @@ static int check_workload(struct sim *sim, struct recount *rc)
 
 int sim_check_invariants(struct sim *sim)
 {
-    if (sim->check_every > 1 && sim->cycle % sim->check_every != 0)
+    if (sim->check_every > 1 && sim->net.cycle % sim->check_every != 0)
         return 0;
     struct recount rc = {0};
-    size_t vcs = sim->router_vc_base[sim->topo.routers - 1] +
-                 (size_t)sim_layout_of(sim, sim->topo.routers - 1)->vcs_per_router;
-    size_t ports = sim->topo.port_base[sim->topo.routers];
-    rc.seen = calloc(sim->pool.capacity ? sim->pool.capacity : 1, 1);
+    size_t vcs = sim->net.router_vc_base[sim->net.topo.routers - 1] +
+                 (size_t)network_layout_of(&sim->net, sim->net.topo.routers - 1)->vcs_per_router;
+    size_t ports = sim->net.topo.port_base[sim->net.topo.routers];
+    rc.seen = calloc(sim->net.pool.capacity ? sim->net.pool.capacity : 1, 1);
     rc.credit_owed = calloc(vcs, sizeof *rc.credit_owed);
     rc.last_arrival = calloc(ports, sizeof *rc.last_arrival);
     int failed = !rc.seen || !rc.credit_owed || !rc.last_arrival;
@@ -465,8 +469,8 @@ int sim_check_invariants(struct sim *sim)
     free(rc.last_arrival);
     if (!failed)
         return 0;
-    sim->status = SIM_INVARIANT;
-    snprintf(sim->message, sizeof sim->message, "invariant broken at cycle %" PRIu64 ": %s",
-             sim->cycle, rc.why);
+    sim->net.status = SIM_INVARIANT;
+    snprintf(sim->net.message, sizeof sim->net.message, "invariant broken at cycle %" PRIu64 ": %s",
+             sim->net.cycle, rc.why);
     return -1;
 }

@@ -144,7 +144,7 @@ int job_results_summarize(const struct sim *sim, struct job_result *out, struct 
 {
     const struct workload *w = sim->workload;
     *run = (struct job_result_run){
-        .cycles = sim->cycle,
+        .cycles = sim->net.cycle,
         .measured_cycles = sim_measured_cycles(sim),
         .max_cycles = (uint64_t)sim->cfg->sim.max_cycles,
         .capped = sim->capped,

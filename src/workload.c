@@ -81,7 +81,7 @@ static int workload_select(const struct sim *sim, const struct workload_job *jb,
         s[WORKLOAD_MODE_DEFAULT] = s[WORKLOAD_MODE_HIGH] / c->selector_sigma;
     }
     double w = (double)jb->window, p = (double)packets;
-    double f = p * (double)sim->packet_size, T[2];
+    double f = p * (double)sim->net.packet_size, T[2];
     for (int m = 0; m < 2; m++)
         T[m] = (p + w / 2) / w * L[m] + f * (s[m] + 1);
     int other = 1 - sel->current;
@@ -98,7 +98,7 @@ static int workload_send(struct sim *sim, int job, int32_t src, int32_t dst, uin
     struct workload_job *jb = &w->jobs[job];
     uint32_t index = workload_message_new(w);
     if (index == UINT32_MAX) {
-        sim->status = SIM_NOMEM;
+        sim->net.status = SIM_NOMEM;
         return -1;
     }
     struct workload_message *m = &w->messages[index];
@@ -110,18 +110,18 @@ static int workload_send(struct sim *sim, int job, int32_t src, int32_t dst, uin
         .dst_node = (uint32_t)jb->rank_node[dst],
         .tag = tag,
         .packets = (uint32_t)packets,
-        .created = sim->cycle,
+        .created = sim->net.cycle,
         .mode = (uint8_t)jb->cfg->ugal_preset,
     };
     if (jb->app_aware) {
         int chosen = workload_select(sim, jb, m->src_node, bytes, packets);
         m->selected = (uint8_t)chosen;
         m->mode = jb->modes[chosen];
-        jb->mode_packets[chosen] += sim->measuring ? packets : 0;
+        jb->mode_packets[chosen] += sim->net.measuring ? packets : 0;
     }
-    if (sim->measuring) {
+    if (sim->net.measuring) {
         jb->stats.messages_created++;
-        jb->stats.offered_phits += packets * (uint64_t)sim->packet_size;
+        jb->stats.offered_phits += packets * (uint64_t)sim->net.packet_size;
     }
     struct workload_nic *nic = &w->nic[m->src_node];
     workload_nic_append(w, m->src_node, &nic->head, &nic->tail, index);
@@ -134,7 +134,7 @@ static int workload_respond(struct sim *sim, uint32_t request, uint64_t request_
     struct workload *w = sim->workload;
     uint32_t index = workload_message_new(w);
     if (index == UINT32_MAX) {
-        sim->status = SIM_NOMEM;
+        sim->net.status = SIM_NOMEM;
         return -1;
     }
     const struct workload_message *r = &w->messages[request];
@@ -147,14 +147,15 @@ static int workload_respond(struct sim *sim, uint32_t request, uint64_t request_
         .dst_node = r->src_node,
         .tag = r->tag,
         .packets = w->jobs[r->job].response_packets,
-        .created = sim->cycle,
+        .created = sim->net.cycle,
         .request = request + 1,
         .request_cycle = request_cycle,
         .mode = r->mode,
         .selected = r->selected,
     };
-    if (sim->measuring) /* responses are traffic the job creates: offered, as its requests */
-        w->jobs[r->job].stats.offered_phits += (uint64_t)m->packets * (uint64_t)sim->packet_size;
+    if (sim->net.measuring) /* responses are traffic the job creates: offered, as its requests */
+        w->jobs[r->job].stats.offered_phits +=
+            (uint64_t)m->packets * (uint64_t)sim->net.packet_size;
     struct workload_nic *nic = &w->nic[m->src_node];
     workload_nic_append(w, m->src_node, &nic->response_head, &nic->response_tail, index);
     return 0;
@@ -183,7 +184,7 @@ static int workload_network_pattern(struct sim *sim, struct workload_job *jb, ch
         return -1;
     }
     jb->network_run =
-        (struct pattern_run){.topo = &sim->topo, .cfg = sim->cfg, .params = jb->network_params};
+        (struct pattern_run){.topo = &sim->net.topo, .cfg = sim->cfg, .params = jb->network_params};
     if (!p->init)
         return 0;
     int rc = p->init(&jb->network_run);
@@ -258,7 +259,7 @@ static int workload_throttle_job(struct sim *sim, struct workload_job *jb)
     if (jb->throttle.kind == THROTTLE_NONE)
         return 0;
     if (!w->throttle)
-        w->throttle = calloc((size_t)sim->topo.nodes, sizeof *w->throttle);
+        w->throttle = calloc((size_t)sim->net.topo.nodes, sizeof *w->throttle);
     if (!w->throttle)
         return -1;
     for (int r = 0; r < jb->nranks; r++)
@@ -300,7 +301,7 @@ static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
             jb->modes[WORKLOAD_MODE_DEFAULT] = (uint8_t)job_selector_default_mode(jb->cfg);
             jb->modes[WORKLOAD_MODE_HIGH] = JOB_SELECTOR_HIGH_MODE;
             if (!w->selector)
-                w->selector = calloc((size_t)sim->topo.nodes, sizeof *w->selector);
+                w->selector = calloc((size_t)sim->net.topo.nodes, sizeof *w->selector);
             if (!w->selector) {
                 snprintf(err, (size_t)err_len, "out of memory");
                 return -1;
@@ -316,7 +317,7 @@ static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
 
 int workload_create(struct sim *sim, int isolate, char *err, int err_len)
 {
-    const struct topology *t = &sim->topo;
+    const struct topology *t = &sim->net.topo;
     struct workload *w = calloc(1, sizeof *w);
     if (!w) {
         snprintf(err, (size_t)err_len, "out of memory");
@@ -333,13 +334,13 @@ int workload_create(struct sim *sim, int isolate, char *err, int err_len)
     w->nic = calloc((size_t)t->nodes, sizeof *w->nic);
     w->active_nics = malloc((size_t)t->nodes * sizeof *w->active_nics);
     if (!w->node_job || !w->node_rank || !w->nic || !w->active_nics ||
-        packet_pool_use_tags(&sim->pool) != 0) {
+        packet_pool_use_tags(&sim->net.pool) != 0) {
         snprintf(err, (size_t)err_len, "out of memory");
         return -1;
     }
     for (int n = 0; n < t->nodes; n++)
         w->node_job[n] = w->node_rank[n] = -1;
-    w->node_rate = sim->link_rate[PORT_NODE];
+    w->node_rate = sim->net.link_rate[PORT_NODE];
     return workload_jobs(sim, isolate, err, err_len);
 }
 
@@ -379,8 +380,8 @@ void workload_destroy(struct sim *sim)
 static void workload_open_loop_cycle(struct sim *sim, int j)
 {
     struct workload_job *jb = &sim->workload->jobs[j];
-    uint64_t now = sim->cycle;
-    for (int32_t r = 0; r < jb->nranks && sim->status == SIM_OK; r++) {
+    uint64_t now = sim->net.cycle;
+    for (int32_t r = 0; r < jb->nranks && sim->net.status == SIM_OK; r++) {
         if (jb->has_rank_pattern && !rank_pattern_sends(&jb->pattern, r))
             continue;
         if (!injection_process_fires(&jb->process, r, now, &jb->rng))
@@ -396,14 +397,14 @@ static void workload_open_loop_cycle(struct sim *sim, int j)
             continue;
         }
         uint32_t packet;
-        int rc = sim_inject_packet(sim, (uint32_t)jb->rank_node[r], (uint32_t)jb->rank_node[dst],
-                                   &packet);
+        int rc = network_inject_packet(&sim->net, (uint32_t)jb->rank_node[r],
+                                       (uint32_t)jb->rank_node[dst], &packet);
         if (rc == 0)
-            sim_packet(sim, packet)->mode = (uint8_t)jb->cfg->ugal_preset;
+            network_packet(&sim->net, packet)->mode = (uint8_t)jb->cfg->ugal_preset;
         jb->in_network += rc == 0;
-        if (!sim->measuring)
+        if (!sim->net.measuring)
             continue;
-        uint64_t phits = (uint64_t)sim->packet_size;
+        uint64_t phits = (uint64_t)sim->net.packet_size;
         jb->stats.offered_phits += phits;
         if (rc == 0) {
             jb->stats.generated++;
@@ -429,15 +430,15 @@ static void workload_closed_loop_cycle(struct sim *sim, int j)
 {
     struct workload *w = sim->workload;
     struct workload_job *jb = &w->jobs[j];
-    if (jb->end_cycle || motif_run_next_wake(jb->motif) > sim->cycle)
+    if (jb->end_cycle || motif_run_next_wake(jb->motif) > sim->net.cycle)
         return;
     struct workload_motif_send ctx = {sim, j};
-    if (motif_run_advance(jb->motif, sim->cycle, workload_motif_send, &ctx) != 0) {
-        snprintf(sim->message, sizeof sim->message, "cycle %" PRIu64 ": job '%s': %s", sim->cycle,
-                 jb->cfg->name, motif_run_error(jb->motif));
-        sim->status = SIM_INVARIANT;
+    if (motif_run_advance(jb->motif, sim->net.cycle, workload_motif_send, &ctx) != 0) {
+        snprintf(sim->net.message, sizeof sim->net.message, "cycle %" PRIu64 ": job '%s': %s",
+                 sim->net.cycle, jb->cfg->name, motif_run_error(jb->motif));
+        sim->net.status = SIM_INVARIANT;
     }
-    workload_job_check_done(w, jb, sim->cycle);
+    workload_job_check_done(w, jb, sim->net.cycle);
 }
 
 /* The throttle of a node's NIC, its windows closed up to now; NULL when its job has none. */
@@ -481,7 +482,7 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
     struct link_rate rate = w->node_rate;
     const struct throttle_params *tp = NULL;
     struct throttle_node *th = workload_nic_throttle(w, node, now, &tp);
-    w->jobs[w->node_job[node]].stats.nic_ready_cycles += sim->measuring;
+    w->jobs[w->node_job[node]].stats.nic_ready_cycles += sim->net.measuring;
     if (th)
         throttle_node_ready(th);
     uint32_t *head;
@@ -493,10 +494,10 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
         bool request = jb->response_packets && !m->request; /* one awaiting a response */
         uint32_t packet;
         bool held = th && !throttle_node_admits(th, tp, now);
-        if (held || sim_enqueue(sim, m->src_node, m->dst_node, &packet) != 0) {
-            if (!held || sim_injection_full(sim, m->src_node, m->dst_node)) {
-                st->nic_stall_cycles += sim->measuring;
-                st->request_stall_cycles += sim->measuring && request;
+        if (held || network_enqueue(&sim->net, m->src_node, m->dst_node, &packet) != 0) {
+            if (!held || network_injection_full(&sim->net, m->src_node, m->dst_node)) {
+                st->nic_stall_cycles += sim->net.measuring;
+                st->request_stall_cycles += sim->net.measuring && request;
                 if (request && jb->app_aware)
                     w->selector[node].stalls[m->selected]++;
                 if (th)
@@ -506,22 +507,22 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
         }
         if (th)
             throttle_node_sent(th, tp);
-        sim->pool.tags[packet] = index + 1;
+        sim->net.pool.tags[packet] = index + 1;
         w->jobs[m->job].in_network++;
         uint64_t start = nic->free_tick > now_tick ? nic->free_tick : now_tick;
-        nic->free_tick = start + (uint64_t)sim->packet_size * rate.den;
-        if (sim->measuring) {
+        nic->free_tick = start + (uint64_t)sim->net.packet_size * rate.den;
+        if (sim->net.measuring) {
             st->generated++;
-            st->generated_phits += (uint64_t)sim->packet_size;
+            st->generated_phits += (uint64_t)sim->net.packet_size;
         }
-        sim_packet(sim, packet)->mode = m->mode;
+        network_packet(&sim->net, packet)->mode = m->mode;
         if (request && jb->app_aware)
-            w->selector[node].flits[m->selected] += (uint64_t)sim->packet_size;
+            w->selector[node].flits[m->selected] += (uint64_t)sim->net.packet_size;
         if (request) {
             nic->outstanding++;
-            if (sim->measuring) {
+            if (sim->net.measuring) {
                 st->request_packets++;
-                st->request_phits += (uint64_t)sim->packet_size;
+                st->request_phits += (uint64_t)sim->net.packet_size;
             }
         }
         if (++m->created_packets == m->packets) {
@@ -540,7 +541,7 @@ static bool workload_nic_cycle(struct sim *sim, int32_t node)
     struct workload *w = sim->workload;
     struct workload_nic *nic = &w->nic[node];
     struct link_rate rate = w->node_rate;
-    uint64_t now = sim->cycle, now_tick = now * rate.num;
+    uint64_t now = sim->net.cycle, now_tick = now * rate.num;
     if (nic->free_tick < now_tick + rate.num && workload_nic_next(w, nic, node)) /* ready */
         workload_nic_inject(sim, node, now, now_tick);
     if (nic->head || nic->response_head)
@@ -560,7 +561,7 @@ void workload_throttle_rates(const struct sim *sim, int job, double *final_rate,
     uint64_t windows = 0;
     for (int r = 0; r < jb->nranks; r++) {
         struct throttle_node n = w->throttle[jb->rank_node[r]]; /* a copy: the run is over */
-        throttle_node_advance(&n, &jb->throttle, sim->cycle);
+        throttle_node_advance(&n, &jb->throttle, sim->net.cycle);
         final_sum += n.rate;
         rate_sum += n.rate_sum;
         windows += n.windows;
@@ -575,8 +576,8 @@ static void workload_start_closed(struct sim *sim)
     for (int j = 0; j < w->n_jobs; j++) {
         struct workload_job *jb = &w->jobs[j];
         if (jb->closed && jb->active) {
-            motif_run_start(jb->motif, sim->cycle);
-            jb->start_cycle = sim->cycle;
+            motif_run_start(jb->motif, sim->net.cycle);
+            jb->start_cycle = sim->net.cycle;
         }
     }
     w->started = true;
@@ -585,9 +586,9 @@ static void workload_start_closed(struct sim *sim)
 void workload_generate(struct sim *sim)
 {
     struct workload *w = sim->workload;
-    if (w->has_closed && !w->started && sim->measuring)
+    if (w->has_closed && !w->started && sim->net.measuring)
         workload_start_closed(sim);
-    for (int j = 0; j < w->n_jobs && sim->status == SIM_OK; j++) {
+    for (int j = 0; j < w->n_jobs && sim->net.status == SIM_OK; j++) {
         if (!w->jobs[j].active)
             continue;
         if (!w->jobs[j].closed)
@@ -596,30 +597,30 @@ void workload_generate(struct sim *sim)
             workload_closed_loop_cycle(sim, j);
     }
     int kept = 0;
-    for (int i = 0; i < w->n_active_nics && sim->status == SIM_OK; i++)
+    for (int i = 0; i < w->n_active_nics && sim->net.status == SIM_OK; i++)
         if (workload_nic_cycle(sim, w->active_nics[i]))
             w->active_nics[kept++] = w->active_nics[i];
-    if (sim->status == SIM_OK)
+    if (sim->net.status == SIM_OK)
         w->n_active_nics = kept;
 }
 
 void workload_packet_injected(struct sim *sim, uint32_t packet)
 {
     struct workload *w = sim->workload;
-    const struct packet *pk = sim_packet(sim, packet);
+    const struct packet *pk = network_packet(&sim->net, packet);
     struct workload_job *jb = &w->jobs[w->node_job[pk->src]];
-    if (sim->measuring) {
+    if (sim->net.measuring) {
         jb->stats.injected++;
-        jb->stats.injected_phits += (uint64_t)sim->packet_size;
+        jb->stats.injected_phits += (uint64_t)sim->net.packet_size;
     }
-    uint32_t tag = sim->pool.tags[packet];
+    uint32_t tag = sim->net.pool.tags[packet];
     if (!tag)
         return;
     struct workload_message *m = &w->messages[tag - 1];
     /* A send of a job with responses completes when its responses are in (message_answered). */
     if (++m->injected == m->packets && jb->closed && !jb->response_packets) {
-        motif_run_sent(jb->motif, m->src_rank, m->tag, sim->cycle);
-        workload_job_check_done(w, jb, sim->cycle);
+        motif_run_sent(jb->motif, m->src_rank, m->tag, sim->net.cycle);
+        workload_job_check_done(w, jb, sim->net.cycle);
     }
 }
 
@@ -636,18 +637,18 @@ static void workload_response_done(struct sim *sim, uint32_t index)
     if (jb->app_aware) {
         struct workload_selector *sel = &w->selector[r->src_node];
         sel->responses[m->selected]++;
-        sel->latency[m->selected] += sim->cycle - m->request_cycle;
+        sel->latency[m->selected] += sim->net.cycle - m->request_cycle;
     }
-    if (sim->measuring) {
+    if (sim->net.measuring) {
         jb->stats.responses++;
-        jb->stats.request_response_cycles += sim->cycle - m->request_cycle;
+        jb->stats.request_response_cycles += sim->net.cycle - m->request_cycle;
     }
     workload_message_free(w, index);
     if (++r->answered < r->packets)
         return;
     if (jb->closed) {
-        motif_run_sent(jb->motif, r->src_rank, r->tag, sim->cycle);
-        workload_job_check_done(w, jb, sim->cycle);
+        motif_run_sent(jb->motif, r->src_rank, r->tag, sim->net.cycle);
+        workload_job_check_done(w, jb, sim->net.cycle);
     }
     workload_message_free(w, request);
 }
@@ -661,14 +662,14 @@ static void workload_message_done(struct sim *sim, uint32_t index)
         workload_response_done(sim, index);
         return;
     }
-    if (sim->measuring) {
+    if (sim->net.measuring) {
         jb->stats.messages_delivered++;
-        if (latency_histogram_add(&jb->stats.message_latency, sim->cycle - m->created))
-            sim->status = SIM_NOMEM;
+        if (latency_histogram_add(&jb->stats.message_latency, sim->net.cycle - m->created))
+            sim->net.status = SIM_NOMEM;
     }
     if (jb->closed) {
-        motif_run_delivered(jb->motif, m->src_rank, m->dst_rank, m->tag, sim->cycle);
-        workload_job_check_done(w, jb, sim->cycle);
+        motif_run_delivered(jb->motif, m->src_rank, m->dst_rank, m->tag, sim->net.cycle);
+        workload_job_check_done(w, jb, sim->net.cycle);
     }
     if (!jb->response_packets) /* else freed with its last answer */
         workload_message_free(w, index);
@@ -677,27 +678,27 @@ static void workload_message_done(struct sim *sim, uint32_t index)
 void workload_packet_delivered(struct sim *sim, uint32_t packet, uint64_t latency)
 {
     struct workload *w = sim->workload;
-    const struct packet *pk = sim_packet(sim, packet);
+    const struct packet *pk = network_packet(&sim->net, packet);
     struct workload_job *jb = &w->jobs[w->node_job[pk->src]];
     jb->in_network--;
-    if (sim->measuring) {
+    if (sim->net.measuring) {
         jb->stats.delivered++;
-        jb->stats.delivered_phits += (uint64_t)sim->packet_size;
+        jb->stats.delivered_phits += (uint64_t)sim->net.packet_size;
         jb->stats.misrouted_global += (pk->flags & PACKET_GLOBAL_MISROUTED) != 0;
         if (latency_histogram_add(&jb->stats.packet_latency, latency))
-            sim->status = SIM_NOMEM;
+            sim->net.status = SIM_NOMEM;
     }
-    uint32_t tag = sim->pool.tags[packet];
+    uint32_t tag = sim->net.pool.tags[packet];
     if (!tag)
         return;
     struct workload_message *m = &w->messages[tag - 1];
     if (!m->packets || m->delivered >= m->packets) {
         /* Cheap enough to check always: a message completes exactly once. */
-        snprintf(sim->message, sizeof sim->message,
+        snprintf(sim->net.message, sizeof sim->net.message,
                  "cycle %" PRIu64 ": packet %u of job '%s' arrived for message %u, which "
                  "already completed (a packet duplicated)",
-                 sim->cycle, pk->id, jb->cfg->name, tag - 1);
-        sim->status = SIM_INVARIANT;
+                 sim->net.cycle, pk->id, jb->cfg->name, tag - 1);
+        sim->net.status = SIM_INVARIANT;
         return;
     }
     if (jb->response_packets && !m->request && workload_respond(sim, tag - 1, pk->gen_cycle))
@@ -733,7 +734,7 @@ double workload_progress(const struct sim *sim)
 bool workload_stuck(struct sim *sim, char *why, size_t len)
 {
     struct workload *w = sim->workload;
-    if (!w->has_closed || !w->started || w->running_closed == 0 || sim->in_network ||
+    if (!w->has_closed || !w->started || w->running_closed == 0 || sim->net.in_network ||
         w->n_active_nics)
         return false;
     for (int j = 0; j < w->n_jobs; j++) {
@@ -751,7 +752,7 @@ bool workload_stuck(struct sim *sim, char *why, size_t len)
         snprintf(why, len,
                  "deadlock: job '%s' (motif %s) waits on its own dependencies with nothing in "
                  "the network at cycle %" PRIu64 ": %d ranks wait: %s",
-                 jb->cfg->name, job_motif(jb->cfg)->name, sim->cycle, waiting, ranks);
+                 jb->cfg->name, job_motif(jb->cfg)->name, sim->net.cycle, waiting, ranks);
         return true;
     }
     return false;
