@@ -442,7 +442,7 @@ static int check_workload(struct sim *sim, struct recount *rc)
         if (job >= 0)
             job_found[job]++;
     }
-    if (!failed && workload_check(sim, message_found, job_found, rc->why, sizeof rc->why) != 0)
+    if (!failed && workload_check(w, message_found, job_found, rc->why, sizeof rc->why) != 0)
         failed = -1;
     free(message_found);
     return failed;

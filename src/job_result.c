@@ -136,7 +136,8 @@ static int job_result_of(const struct sim *sim, int j, struct job_result *out)
     out->packets_high = jb->mode_packets[1];
     out->fraction_default = job_result_ratio((double)jb->mode_packets[0],
                                              (double)(jb->mode_packets[0] + jb->mode_packets[1]));
-    workload_throttle_rates(sim, j, &out->throttle_final_rate, &out->throttle_mean_rate);
+    workload_throttle_rates(sim->workload, j, sim->net.cycle, &out->throttle_final_rate,
+                            &out->throttle_mean_rate);
     return jb->closed ? job_result_iterations(jb, out) : 0;
 }
 

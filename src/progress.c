@@ -49,7 +49,7 @@ void progress_update(const struct sim *sim, void *ctx)
     double rate = elapsed > 0 ? (double)sim->net.cycle / elapsed : 0;
     char eta[32] = "?", where[64], line[160];
     double remaining = rate > 0 ? (double)(sim->total_cycles - sim->net.cycle) / rate : -1;
-    double fraction = sim->workload ? workload_progress(sim) : -1;
+    double fraction = sim->workload ? workload_progress(sim->workload) : -1;
     if (fraction >= 0) {
         /* The closed-loop jobs end the run: extrapolate their iterations since they started. */
         double measured = rate > 0 ? (double)sim_measured_cycles(sim) / rate : 0;

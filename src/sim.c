@@ -33,7 +33,8 @@ static int sim_init_parts(struct sim *sim, char *err, int err_len)
     }
     if (!cfg->n_jobs)
         return 0;
-    if (workload_create(sim, sim->isolate, err, err_len) != 0)
+    sim->workload = workload_create(&sim->net, sim->isolate, err, err_len);
+    if (!sim->workload)
         return -1;
     /* The NICs learn which of their packets the routers injected from the network's log. */
     if (network_log_injections(&sim->net) != 0) {
@@ -79,7 +80,8 @@ void sim_destroy(struct sim *sim)
         return;
     if (sim->pattern && sim->pattern->destroy)
         sim->pattern->destroy(&sim->pattern_run);
-    workload_destroy(sim);
+    workload_destroy(sim->workload);
+    sim->workload = NULL;
     stats_free(&sim->stats);
     network_destroy(&sim->net);
     free(sim);
@@ -125,7 +127,7 @@ static void sim_deliver(struct sim *sim, uint32_t index)
         st->misrouted_local += (pk->flags & PACKET_LOCAL_MISROUTED) != 0;
     }
     if (sim->workload)
-        workload_packet_delivered(sim, index, now - pk->gen_cycle);
+        workload_packet_delivered(sim->workload, net, index, now - pk->gen_cycle);
     network_release(net, index);
 }
 
@@ -295,7 +297,7 @@ static void sim_hand_injections(struct sim *sim)
 {
     struct network *net = &sim->net;
     for (uint32_t i = 0; i < net->injected_count; i++)
-        workload_packet_injected(sim, net->injected_log[i]);
+        workload_packet_injected(sim->workload, net, net->injected_log[i]);
     net->injected_count = 0;
 }
 
@@ -304,7 +306,7 @@ enum sim_status sim_step(struct sim *sim)
     struct network *net = &sim->net;
     net->measuring = net->cycle >= (uint64_t)sim->cfg->sim.warmup_cycles;
     if (sim->workload)
-        workload_generate(sim);
+        workload_generate(sim->workload, net);
     else
         sim_generate(sim);
     sim_process_events(sim);
@@ -327,7 +329,7 @@ enum sim_status sim_step(struct sim *sim)
     }
     /* Closed-loop jobs waiting on one another with nothing in flight and nothing due. */
     if (net->status == SIM_OK && sim->workload && !net->in_network &&
-        workload_stuck(sim, net->message, sizeof net->message))
+        workload_stuck(sim->workload, net, net->message, sizeof net->message))
         net->status = SIM_DEADLOCK;
     if (net->status == SIM_OK && sim->check_invariants)
         sim_check_invariants(sim);
@@ -371,10 +373,10 @@ enum sim_status sim_run(struct sim *sim, void (*progress)(const struct sim *, vo
         sim_step(sim);
         if (progress && (net->cycle & 255) == 0)
             progress(sim, ctx);
-        if (sim->workload && workload_finished(sim))
+        if (sim->workload && workload_finished(sim->workload))
             break; /* every closed-loop job has finished its iterations */
     }
-    sim->capped = sim->workload && sim->workload->has_closed && !workload_finished(sim) &&
+    sim->capped = sim->workload && sim->workload->has_closed && !workload_finished(sim->workload) &&
                   net->status == SIM_OK && net->cycle >= sim->total_cycles;
     if (net->status == SIM_NOMEM)
         snprintf(net->message, sizeof net->message, "out of memory at cycle %" PRIu64, net->cycle);

@@ -1,4 +1,5 @@
-/* workload: running the jobs in the simulator (see workload.h). */
+/* workload: running the jobs in the simulator (see workload.h). Layer: acts on the network
+ * (network.h) and on the workload's own state. */
 #include "workload.h"
 
 #include <inttypes.h>
@@ -7,7 +8,7 @@
 #include <string.h>
 
 #include "job_config.h"
-#include "sim.h"
+#include "network.h"
 
 /* ---- messages ---- */
 
@@ -57,10 +58,11 @@ static void workload_nic_append(struct workload *w, uint32_t node, uint32_t *hea
  * T = ((p + W/2) / W) L + f (s + 1) from the node's counters (a mode not observed yet from the
  * other with selector_lambda and selector_sigma) and moves to the other mode only if strictly
  * faster there. Returns WORKLOAD_MODE_*. */
-static int workload_select(const struct sim *sim, const struct workload_job *jb, uint32_t node,
-                           uint64_t bytes, uint64_t packets)
+static int workload_select(const struct workload *w, const struct network *net,
+                           const struct workload_job *jb, uint32_t node, uint64_t bytes,
+                           uint64_t packets)
 {
-    struct workload_selector *sel = &sim->workload->selector[node];
+    struct workload_selector *sel = &w->selector[node];
     const struct config_job *c = jb->cfg;
     if (bytes < (uint64_t)c->selector_min_bytes)
         return WORKLOAD_MODE_HIGH;
@@ -80,10 +82,10 @@ static int workload_select(const struct sim *sim, const struct workload_job *jb,
         L[WORKLOAD_MODE_DEFAULT] = L[WORKLOAD_MODE_HIGH] / c->selector_lambda;
         s[WORKLOAD_MODE_DEFAULT] = s[WORKLOAD_MODE_HIGH] / c->selector_sigma;
     }
-    double w = (double)jb->window, p = (double)packets;
-    double f = p * (double)sim->net.packet_size, T[2];
+    double W = (double)jb->window, p = (double)packets;
+    double f = p * (double)net->packet_size, T[2];
     for (int m = 0; m < 2; m++)
-        T[m] = (p + w / 2) / w * L[m] + f * (s[m] + 1);
+        T[m] = (p + W / 2) / W * L[m] + f * (s[m] + 1);
     int other = 1 - sel->current;
     if (T[other] < T[sel->current])
         sel->current = other;
@@ -91,14 +93,13 @@ static int workload_select(const struct sim *sim, const struct workload_job *jb,
 }
 
 /* Queues a message of `packets` packets (`bytes` bytes) in the NIC of the source rank's node. */
-static int workload_send(struct sim *sim, int job, int32_t src, int32_t dst, uint64_t packets,
-                         uint64_t bytes, uint32_t tag)
+static int workload_send(struct workload *w, struct network *net, int job, int32_t src, int32_t dst,
+                         uint64_t packets, uint64_t bytes, uint32_t tag)
 {
-    struct workload *w = sim->workload;
     struct workload_job *jb = &w->jobs[job];
     uint32_t index = workload_message_new(w);
     if (index == UINT32_MAX) {
-        sim->net.status = SIM_NOMEM;
+        net->status = SIM_NOMEM;
         return -1;
     }
     struct workload_message *m = &w->messages[index];
@@ -110,18 +111,18 @@ static int workload_send(struct sim *sim, int job, int32_t src, int32_t dst, uin
         .dst_node = (uint32_t)jb->rank_node[dst],
         .tag = tag,
         .packets = (uint32_t)packets,
-        .created = sim->net.cycle,
+        .created = net->cycle,
         .mode = (uint8_t)jb->cfg->ugal_preset,
     };
     if (jb->app_aware) {
-        int chosen = workload_select(sim, jb, m->src_node, bytes, packets);
+        int chosen = workload_select(w, net, jb, m->src_node, bytes, packets);
         m->selected = (uint8_t)chosen;
         m->mode = jb->modes[chosen];
-        jb->mode_packets[chosen] += sim->net.measuring ? packets : 0;
+        jb->mode_packets[chosen] += net->measuring ? packets : 0;
     }
-    if (sim->net.measuring) {
+    if (net->measuring) {
         jb->stats.messages_created++;
-        jb->stats.offered_phits += packets * (uint64_t)sim->net.packet_size;
+        jb->stats.offered_phits += packets * (uint64_t)net->packet_size;
     }
     struct workload_nic *nic = &w->nic[m->src_node];
     workload_nic_append(w, m->src_node, &nic->head, &nic->tail, index);
@@ -129,12 +130,12 @@ static int workload_send(struct sim *sim, int job, int32_t src, int32_t dst, uin
 }
 
 /* A request packet of message `request` arrived: its response, in the responder's NIC. */
-static int workload_respond(struct sim *sim, uint32_t request, uint64_t request_cycle)
+static int workload_respond(struct workload *w, struct network *net, uint32_t request,
+                            uint64_t request_cycle)
 {
-    struct workload *w = sim->workload;
     uint32_t index = workload_message_new(w);
     if (index == UINT32_MAX) {
-        sim->net.status = SIM_NOMEM;
+        net->status = SIM_NOMEM;
         return -1;
     }
     const struct workload_message *r = &w->messages[request];
@@ -147,34 +148,36 @@ static int workload_respond(struct sim *sim, uint32_t request, uint64_t request_
         .dst_node = r->src_node,
         .tag = r->tag,
         .packets = w->jobs[r->job].response_packets,
-        .created = sim->net.cycle,
+        .created = net->cycle,
         .request = request + 1,
         .request_cycle = request_cycle,
         .mode = r->mode,
         .selected = r->selected,
     };
-    if (sim->net.measuring) /* responses are traffic the job creates: offered, as its requests */
-        w->jobs[r->job].stats.offered_phits +=
-            (uint64_t)m->packets * (uint64_t)sim->net.packet_size;
+    if (net->measuring) /* responses are traffic the job creates: offered, as its requests */
+        w->jobs[r->job].stats.offered_phits += (uint64_t)m->packets * (uint64_t)net->packet_size;
     struct workload_nic *nic = &w->nic[m->src_node];
     workload_nic_append(w, m->src_node, &nic->response_head, &nic->response_tail, index);
     return 0;
 }
 
 struct workload_motif_send {
-    struct sim *sim;
+    struct workload *w;
+    struct network *net;
     int job;
 };
 
 static void workload_motif_send(void *ctx, int32_t src, int32_t dst, uint64_t bytes, uint32_t tag)
 {
     struct workload_motif_send *s = ctx;
-    workload_send(s->sim, s->job, src, dst, job_message_packets(s->sim->cfg, bytes), bytes, tag);
+    workload_send(s->w, s->net, s->job, src, dst, job_message_packets(s->net->cfg, bytes), bytes,
+                  tag);
 }
 
 /* ---- creating the jobs ---- */
 
-static int workload_network_pattern(struct sim *sim, struct workload_job *jb, char *why, size_t len)
+static int workload_network_pattern(const struct network *net, struct workload_job *jb, char *why,
+                                    size_t len)
 {
     const struct pattern_ops *p = jb->network_pattern;
     size_t size = p->settings ? p->settings->params_size : 0;
@@ -184,7 +187,7 @@ static int workload_network_pattern(struct sim *sim, struct workload_job *jb, ch
         return -1;
     }
     jb->network_run =
-        (struct pattern_run){.topo = &sim->net.topo, .cfg = sim->cfg, .params = jb->network_params};
+        (struct pattern_run){.topo = &net->topo, .cfg = net->cfg, .params = jb->network_params};
     if (!p->init)
         return 0;
     int rc = p->init(&jb->network_run);
@@ -201,14 +204,13 @@ static void workload_network_free(struct workload_job *jb)
     jb->network_params = NULL;
 }
 
-static int workload_open_loop(struct sim *sim, struct workload_job *jb, int j, char *err,
-                              int err_len)
+static int workload_open_loop(struct workload *w, struct network *net, struct workload_job *jb,
+                              int j, char *err, int err_len)
 {
-    struct workload *w = sim->workload;
     const struct config_job *job = jb->cfg;
     char why[512] = "";
     jb->network_pattern = job_network_pattern(job);
-    if (jb->network_pattern && workload_network_pattern(sim, jb, why, sizeof why) != 0)
+    if (jb->network_pattern && workload_network_pattern(net, jb, why, sizeof why) != 0)
         goto fail;
     if (!jb->network_pattern) {
         struct rank_pattern_params params;
@@ -219,28 +221,28 @@ static int workload_open_loop(struct sim *sim, struct workload_job *jb, int j, c
         jb->has_rank_pattern = true;
     }
     struct injection_params params;
-    job_injection_params(sim->cfg, job, &params);
+    job_injection_params(net->cfg, job, &params);
     if (injection_process_init(&jb->process, injection_registry[job->process], &params, jb->nranks,
                                &jb->rng, why, sizeof why) != 0)
         goto fail;
     jb->has_process = true;
     jb->message_packets =
-        job->message_bytes > 0 ? job_message_packets(sim->cfg, (uint64_t)job->message_bytes) : 0;
+        job->message_bytes > 0 ? job_message_packets(net->cfg, (uint64_t)job->message_bytes) : 0;
     return 0;
 fail:
     snprintf(err, (size_t)err_len, "job '%s' (%d): %s", job->name, j, why);
     return -1;
 }
 
-static int workload_closed_loop(struct sim *sim, struct workload_job *jb, int j, char *err,
-                                int err_len)
+static int workload_closed_loop(const struct network *net, struct workload_job *jb, int j,
+                                char *err, int err_len)
 {
     const struct config_job *job = jb->cfg;
     struct motif_params params;
     struct rng seed;
     char why[512] = "";
     job_motif_params(job, &params);
-    job_rng(sim->cfg, j, JOB_STREAM_MOTIF, &seed);
+    job_rng(net->cfg, j, JOB_STREAM_MOTIF, &seed);
     jb->motif = motif_run_create(job_motif(job), &params, jb->nranks, rng_next(&seed), why,
                                  sizeof why, NULL);
     if (!jb->motif) {
@@ -252,14 +254,13 @@ static int workload_closed_loop(struct sim *sim, struct workload_job *jb, int j,
 }
 
 /* A throttled job's nodes get their token buckets (the array is made for the first one). */
-static int workload_throttle_job(struct sim *sim, struct workload_job *jb)
+static int workload_throttle_job(struct workload *w, struct network *net, struct workload_job *jb)
 {
-    struct workload *w = sim->workload;
-    job_throttle_params(sim->cfg, jb->cfg, &jb->throttle);
+    job_throttle_params(net->cfg, jb->cfg, &jb->throttle);
     if (jb->throttle.kind == THROTTLE_NONE)
         return 0;
     if (!w->throttle)
-        w->throttle = calloc((size_t)sim->net.topo.nodes, sizeof *w->throttle);
+        w->throttle = calloc((size_t)net->topo.nodes, sizeof *w->throttle);
     if (!w->throttle)
         return -1;
     for (int r = 0; r < jb->nranks; r++)
@@ -267,10 +268,10 @@ static int workload_throttle_job(struct sim *sim, struct workload_job *jb)
     return 0;
 }
 
-static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
+static int workload_jobs(struct workload *w, struct network *net, int isolate, char *err,
+                         int err_len)
 {
-    struct workload *w = sim->workload;
-    const struct sim_config *cfg = sim->cfg;
+    const struct sim_config *cfg = net->cfg;
     w->n_jobs = cfg->n_jobs;
     for (int j = 0; j < w->n_jobs; j++) {
         struct workload_job *jb = &w->jobs[j];
@@ -283,8 +284,8 @@ static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
             w->node_job[jb->rank_node[r]] = j;
             w->node_rank[jb->rank_node[r]] = r;
         }
-        int rc = job_is_closed_loop(jb->cfg) ? workload_closed_loop(sim, jb, j, err, err_len)
-                                             : workload_open_loop(sim, jb, j, err, err_len);
+        int rc = job_is_closed_loop(jb->cfg) ? workload_closed_loop(net, jb, j, err, err_len)
+                                             : workload_open_loop(w, net, jb, j, err, err_len);
         if (rc)
             return -1;
         if (jb->closed && jb->active) {
@@ -301,13 +302,13 @@ static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
             jb->modes[WORKLOAD_MODE_DEFAULT] = (uint8_t)job_selector_default_mode(jb->cfg);
             jb->modes[WORKLOAD_MODE_HIGH] = JOB_SELECTOR_HIGH_MODE;
             if (!w->selector)
-                w->selector = calloc((size_t)sim->net.topo.nodes, sizeof *w->selector);
+                w->selector = calloc((size_t)net->topo.nodes, sizeof *w->selector);
             if (!w->selector) {
                 snprintf(err, (size_t)err_len, "out of memory");
                 return -1;
             }
         }
-        if (workload_throttle_job(sim, jb) != 0) {
+        if (workload_throttle_job(w, net, jb) != 0) {
             snprintf(err, (size_t)err_len, "out of memory");
             return -1;
         }
@@ -315,17 +316,12 @@ static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
     return 0;
 }
 
-int workload_create(struct sim *sim, int isolate, char *err, int err_len)
+/* The parts of a workload that hold no job yet (the jobs come next). */
+static int workload_init(struct workload *w, struct network *net, char *err, int err_len)
 {
-    const struct topology *t = &sim->net.topo;
-    struct workload *w = calloc(1, sizeof *w);
-    if (!w) {
-        snprintf(err, (size_t)err_len, "out of memory");
-        return -1;
-    }
-    sim->workload = w;
+    const struct topology *t = &net->topo;
     struct setting_issue issue = {0};
-    if (job_plan_create(&w->plan, sim->cfg, t, &issue) != 0) {
+    if (job_plan_create(&w->plan, net->cfg, t, &issue) != 0) {
         snprintf(err, (size_t)err_len, "%s: %s", issue.key, issue.text);
         return -1;
     }
@@ -334,19 +330,33 @@ int workload_create(struct sim *sim, int isolate, char *err, int err_len)
     w->nic = calloc((size_t)t->nodes, sizeof *w->nic);
     w->active_nics = malloc((size_t)t->nodes * sizeof *w->active_nics);
     if (!w->node_job || !w->node_rank || !w->nic || !w->active_nics ||
-        packet_pool_use_tags(&sim->net.pool) != 0) {
+        packet_pool_use_tags(&net->pool) != 0) {
         snprintf(err, (size_t)err_len, "out of memory");
         return -1;
     }
     for (int n = 0; n < t->nodes; n++)
         w->node_job[n] = w->node_rank[n] = -1;
-    w->node_rate = sim->net.link_rate[PORT_NODE];
-    return workload_jobs(sim, isolate, err, err_len);
+    w->node_rate = net->link_rate[PORT_NODE];
+    return 0;
 }
 
-void workload_destroy(struct sim *sim)
+struct workload *workload_create(struct network *net, int isolate, char *err, int err_len)
 {
-    struct workload *w = sim->workload;
+    struct workload *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return NULL;
+    }
+    if (workload_init(w, net, err, err_len) != 0 ||
+        workload_jobs(w, net, isolate, err, err_len) != 0) {
+        workload_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+void workload_destroy(struct workload *w)
+{
     if (!w)
         return;
     for (int j = 0; j < w->n_jobs; j++) {
@@ -369,7 +379,6 @@ void workload_destroy(struct sim *sim)
     free(w->selector);
     free(w->messages);
     free(w);
-    sim->workload = NULL;
 }
 
 /* ---- every cycle ---- */
@@ -377,11 +386,11 @@ void workload_destroy(struct sim *sim)
 /* An open-loop job's ranks create what their process fires: a message into the NIC, or a
  * single packet straight into the injection queue (refused when it is full, as the
  * network-wide traffic). */
-static void workload_open_loop_cycle(struct sim *sim, int j)
+static void workload_open_loop_cycle(struct workload *w, struct network *net, int j)
 {
-    struct workload_job *jb = &sim->workload->jobs[j];
-    uint64_t now = sim->net.cycle;
-    for (int32_t r = 0; r < jb->nranks && sim->net.status == SIM_OK; r++) {
+    struct workload_job *jb = &w->jobs[j];
+    uint64_t now = net->cycle;
+    for (int32_t r = 0; r < jb->nranks && net->status == SIM_OK; r++) {
         if (jb->has_rank_pattern && !rank_pattern_sends(&jb->pattern, r))
             continue;
         if (!injection_process_fires(&jb->process, r, now, &jb->rng))
@@ -393,18 +402,19 @@ static void workload_open_loop_cycle(struct sim *sim, int j)
         else
             dst = rank_pattern_destination(&jb->pattern, r, &jb->rng);
         if (jb->message_packets) {
-            workload_send(sim, j, r, dst, jb->message_packets, (uint64_t)jb->cfg->message_bytes, 0);
+            workload_send(w, net, j, r, dst, jb->message_packets, (uint64_t)jb->cfg->message_bytes,
+                          0);
             continue;
         }
         uint32_t packet;
-        int rc = network_inject_packet(&sim->net, (uint32_t)jb->rank_node[r],
+        int rc = network_inject_packet(net, (uint32_t)jb->rank_node[r],
                                        (uint32_t)jb->rank_node[dst], &packet);
         if (rc == 0)
-            network_packet(&sim->net, packet)->mode = (uint8_t)jb->cfg->ugal_preset;
+            network_packet(net, packet)->mode = (uint8_t)jb->cfg->ugal_preset;
         jb->in_network += rc == 0;
-        if (!sim->net.measuring)
+        if (!net->measuring)
             continue;
-        uint64_t phits = (uint64_t)sim->net.packet_size;
+        uint64_t phits = (uint64_t)net->packet_size;
         jb->stats.offered_phits += phits;
         if (rc == 0) {
             jb->stats.generated++;
@@ -426,19 +436,18 @@ static void workload_job_check_done(struct workload *w, struct workload_job *jb,
     }
 }
 
-static void workload_closed_loop_cycle(struct sim *sim, int j)
+static void workload_closed_loop_cycle(struct workload *w, struct network *net, int j)
 {
-    struct workload *w = sim->workload;
     struct workload_job *jb = &w->jobs[j];
-    if (jb->end_cycle || motif_run_next_wake(jb->motif) > sim->net.cycle)
+    if (jb->end_cycle || motif_run_next_wake(jb->motif) > net->cycle)
         return;
-    struct workload_motif_send ctx = {sim, j};
-    if (motif_run_advance(jb->motif, sim->net.cycle, workload_motif_send, &ctx) != 0) {
-        snprintf(sim->net.message, sizeof sim->net.message, "cycle %" PRIu64 ": job '%s': %s",
-                 sim->net.cycle, jb->cfg->name, motif_run_error(jb->motif));
-        sim->net.status = SIM_INVARIANT;
+    struct workload_motif_send ctx = {w, net, j};
+    if (motif_run_advance(jb->motif, net->cycle, workload_motif_send, &ctx) != 0) {
+        snprintf(net->message, sizeof net->message, "cycle %" PRIu64 ": job '%s': %s", net->cycle,
+                 jb->cfg->name, motif_run_error(jb->motif));
+        net->status = SIM_INVARIANT;
     }
-    workload_job_check_done(w, jb, sim->net.cycle);
+    workload_job_check_done(w, jb, net->cycle);
 }
 
 /* The throttle of a node's NIC, its windows closed up to now; NULL when its job has none. */
@@ -475,14 +484,14 @@ static uint32_t *workload_nic_next(const struct workload *w, struct workload_nic
     return window == 0 || nic->outstanding < window ? &nic->head : NULL;
 }
 
-static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uint64_t now_tick)
+static void workload_nic_inject(struct workload *w, struct network *net, int32_t node, uint64_t now,
+                                uint64_t now_tick)
 {
-    struct workload *w = sim->workload;
     struct workload_nic *nic = &w->nic[node];
     struct link_rate rate = w->node_rate;
     const struct throttle_params *tp = NULL;
     struct throttle_node *th = workload_nic_throttle(w, node, now, &tp);
-    w->jobs[w->node_job[node]].stats.nic_ready_cycles += sim->net.measuring;
+    w->jobs[w->node_job[node]].stats.nic_ready_cycles += net->measuring;
     if (th)
         throttle_node_ready(th);
     uint32_t *head;
@@ -494,10 +503,10 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
         bool request = jb->response_packets && !m->request; /* one awaiting a response */
         uint32_t packet;
         bool held = th && !throttle_node_admits(th, tp, now);
-        if (held || network_enqueue(&sim->net, m->src_node, m->dst_node, &packet) != 0) {
-            if (!held || network_injection_full(&sim->net, m->src_node, m->dst_node)) {
-                st->nic_stall_cycles += sim->net.measuring;
-                st->request_stall_cycles += sim->net.measuring && request;
+        if (held || network_enqueue(net, m->src_node, m->dst_node, &packet) != 0) {
+            if (!held || network_injection_full(net, m->src_node, m->dst_node)) {
+                st->nic_stall_cycles += net->measuring;
+                st->request_stall_cycles += net->measuring && request;
                 if (request && jb->app_aware)
                     w->selector[node].stalls[m->selected]++;
                 if (th)
@@ -507,22 +516,22 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
         }
         if (th)
             throttle_node_sent(th, tp);
-        sim->net.pool.tags[packet] = index + 1;
+        net->pool.tags[packet] = index + 1;
         w->jobs[m->job].in_network++;
         uint64_t start = nic->free_tick > now_tick ? nic->free_tick : now_tick;
-        nic->free_tick = start + (uint64_t)sim->net.packet_size * rate.den;
-        if (sim->net.measuring) {
+        nic->free_tick = start + (uint64_t)net->packet_size * rate.den;
+        if (net->measuring) {
             st->generated++;
-            st->generated_phits += (uint64_t)sim->net.packet_size;
+            st->generated_phits += (uint64_t)net->packet_size;
         }
-        network_packet(&sim->net, packet)->mode = m->mode;
+        network_packet(net, packet)->mode = m->mode;
         if (request && jb->app_aware)
-            w->selector[node].flits[m->selected] += (uint64_t)sim->net.packet_size;
+            w->selector[node].flits[m->selected] += (uint64_t)net->packet_size;
         if (request) {
             nic->outstanding++;
-            if (sim->net.measuring) {
+            if (net->measuring) {
                 st->request_packets++;
-                st->request_phits += (uint64_t)sim->net.packet_size;
+                st->request_phits += (uint64_t)net->packet_size;
             }
         }
         if (++m->created_packets == m->packets) {
@@ -536,23 +545,22 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
     }
 }
 
-static bool workload_nic_cycle(struct sim *sim, int32_t node)
+static bool workload_nic_cycle(struct workload *w, struct network *net, int32_t node)
 {
-    struct workload *w = sim->workload;
     struct workload_nic *nic = &w->nic[node];
     struct link_rate rate = w->node_rate;
-    uint64_t now = sim->net.cycle, now_tick = now * rate.num;
+    uint64_t now = net->cycle, now_tick = now * rate.num;
     if (nic->free_tick < now_tick + rate.num && workload_nic_next(w, nic, node)) /* ready */
-        workload_nic_inject(sim, node, now, now_tick);
+        workload_nic_inject(w, net, node, now, now_tick);
     if (nic->head || nic->response_head)
         return true;
     nic->active = false;
     return false;
 }
 
-void workload_throttle_rates(const struct sim *sim, int job, double *final_rate, double *mean_rate)
+void workload_throttle_rates(const struct workload *w, int job, uint64_t now, double *final_rate,
+                             double *mean_rate)
 {
-    const struct workload *w = sim->workload;
     const struct workload_job *jb = &w->jobs[job];
     *final_rate = *mean_rate = jb->throttle.rate;
     if (jb->throttle.kind != THROTTLE_AIMD || !w->throttle)
@@ -561,7 +569,7 @@ void workload_throttle_rates(const struct sim *sim, int job, double *final_rate,
     uint64_t windows = 0;
     for (int r = 0; r < jb->nranks; r++) {
         struct throttle_node n = w->throttle[jb->rank_node[r]]; /* a copy: the run is over */
-        throttle_node_advance(&n, &jb->throttle, sim->net.cycle);
+        throttle_node_advance(&n, &jb->throttle, now);
         final_sum += n.rate;
         rate_sum += n.rate_sum;
         windows += n.windows;
@@ -570,65 +578,61 @@ void workload_throttle_rates(const struct sim *sim, int job, double *final_rate,
     *mean_rate = windows ? rate_sum / (double)windows : *final_rate;
 }
 
-static void workload_start_closed(struct sim *sim)
+static void workload_start_closed(struct workload *w, struct network *net)
 {
-    struct workload *w = sim->workload;
     for (int j = 0; j < w->n_jobs; j++) {
         struct workload_job *jb = &w->jobs[j];
         if (jb->closed && jb->active) {
-            motif_run_start(jb->motif, sim->net.cycle);
-            jb->start_cycle = sim->net.cycle;
+            motif_run_start(jb->motif, net->cycle);
+            jb->start_cycle = net->cycle;
         }
     }
     w->started = true;
 }
 
-void workload_generate(struct sim *sim)
+void workload_generate(struct workload *w, struct network *net)
 {
-    struct workload *w = sim->workload;
-    if (w->has_closed && !w->started && sim->net.measuring)
-        workload_start_closed(sim);
-    for (int j = 0; j < w->n_jobs && sim->net.status == SIM_OK; j++) {
+    if (w->has_closed && !w->started && net->measuring)
+        workload_start_closed(w, net);
+    for (int j = 0; j < w->n_jobs && net->status == SIM_OK; j++) {
         if (!w->jobs[j].active)
             continue;
         if (!w->jobs[j].closed)
-            workload_open_loop_cycle(sim, j);
+            workload_open_loop_cycle(w, net, j);
         else if (w->started)
-            workload_closed_loop_cycle(sim, j);
+            workload_closed_loop_cycle(w, net, j);
     }
     int kept = 0;
-    for (int i = 0; i < w->n_active_nics && sim->net.status == SIM_OK; i++)
-        if (workload_nic_cycle(sim, w->active_nics[i]))
+    for (int i = 0; i < w->n_active_nics && net->status == SIM_OK; i++)
+        if (workload_nic_cycle(w, net, w->active_nics[i]))
             w->active_nics[kept++] = w->active_nics[i];
-    if (sim->net.status == SIM_OK)
+    if (net->status == SIM_OK)
         w->n_active_nics = kept;
 }
 
-void workload_packet_injected(struct sim *sim, uint32_t packet)
+void workload_packet_injected(struct workload *w, const struct network *net, uint32_t packet)
 {
-    struct workload *w = sim->workload;
-    const struct packet *pk = network_packet(&sim->net, packet);
+    const struct packet *pk = network_packet(net, packet);
     struct workload_job *jb = &w->jobs[w->node_job[pk->src]];
-    if (sim->net.measuring) {
+    if (net->measuring) {
         jb->stats.injected++;
-        jb->stats.injected_phits += (uint64_t)sim->net.packet_size;
+        jb->stats.injected_phits += (uint64_t)net->packet_size;
     }
-    uint32_t tag = sim->net.pool.tags[packet];
+    uint32_t tag = net->pool.tags[packet];
     if (!tag)
         return;
     struct workload_message *m = &w->messages[tag - 1];
     /* A send of a job with responses completes when its responses are in (message_answered). */
     if (++m->injected == m->packets && jb->closed && !jb->response_packets) {
-        motif_run_sent(jb->motif, m->src_rank, m->tag, sim->net.cycle);
-        workload_job_check_done(w, jb, sim->net.cycle);
+        motif_run_sent(jb->motif, m->src_rank, m->tag, net->cycle);
+        workload_job_check_done(w, jb, net->cycle);
     }
 }
 
 /* The last packet of a response arrived at the requester: one request packet answered, the
  * window opens by one; the last answer completes the request's send. */
-static void workload_response_done(struct sim *sim, uint32_t index)
+static void workload_response_done(struct workload *w, struct network *net, uint32_t index)
 {
-    struct workload *w = sim->workload;
     const struct workload_message *m = &w->messages[index];
     uint32_t request = m->request - 1;
     struct workload_message *r = &w->messages[request];
@@ -637,86 +641,83 @@ static void workload_response_done(struct sim *sim, uint32_t index)
     if (jb->app_aware) {
         struct workload_selector *sel = &w->selector[r->src_node];
         sel->responses[m->selected]++;
-        sel->latency[m->selected] += sim->net.cycle - m->request_cycle;
+        sel->latency[m->selected] += net->cycle - m->request_cycle;
     }
-    if (sim->net.measuring) {
+    if (net->measuring) {
         jb->stats.responses++;
-        jb->stats.request_response_cycles += sim->net.cycle - m->request_cycle;
+        jb->stats.request_response_cycles += net->cycle - m->request_cycle;
     }
     workload_message_free(w, index);
     if (++r->answered < r->packets)
         return;
     if (jb->closed) {
-        motif_run_sent(jb->motif, r->src_rank, r->tag, sim->net.cycle);
-        workload_job_check_done(w, jb, sim->net.cycle);
+        motif_run_sent(jb->motif, r->src_rank, r->tag, net->cycle);
+        workload_job_check_done(w, jb, net->cycle);
     }
     workload_message_free(w, request);
 }
 
-static void workload_message_done(struct sim *sim, uint32_t index)
+static void workload_message_done(struct workload *w, struct network *net, uint32_t index)
 {
-    struct workload *w = sim->workload;
     struct workload_message *m = &w->messages[index];
     struct workload_job *jb = &w->jobs[m->job];
     if (m->request) {
-        workload_response_done(sim, index);
+        workload_response_done(w, net, index);
         return;
     }
-    if (sim->net.measuring) {
+    if (net->measuring) {
         jb->stats.messages_delivered++;
-        if (latency_histogram_add(&jb->stats.message_latency, sim->net.cycle - m->created))
-            sim->net.status = SIM_NOMEM;
+        if (latency_histogram_add(&jb->stats.message_latency, net->cycle - m->created))
+            net->status = SIM_NOMEM;
     }
     if (jb->closed) {
-        motif_run_delivered(jb->motif, m->src_rank, m->dst_rank, m->tag, sim->net.cycle);
-        workload_job_check_done(w, jb, sim->net.cycle);
+        motif_run_delivered(jb->motif, m->src_rank, m->dst_rank, m->tag, net->cycle);
+        workload_job_check_done(w, jb, net->cycle);
     }
     if (!jb->response_packets) /* else freed with its last answer */
         workload_message_free(w, index);
 }
 
-void workload_packet_delivered(struct sim *sim, uint32_t packet, uint64_t latency)
+void workload_packet_delivered(struct workload *w, struct network *net, uint32_t packet,
+                               uint64_t latency)
 {
-    struct workload *w = sim->workload;
-    const struct packet *pk = network_packet(&sim->net, packet);
+    const struct packet *pk = network_packet(net, packet);
     struct workload_job *jb = &w->jobs[w->node_job[pk->src]];
     jb->in_network--;
-    if (sim->net.measuring) {
+    if (net->measuring) {
         jb->stats.delivered++;
-        jb->stats.delivered_phits += (uint64_t)sim->net.packet_size;
+        jb->stats.delivered_phits += (uint64_t)net->packet_size;
         jb->stats.misrouted_global += (pk->flags & PACKET_GLOBAL_MISROUTED) != 0;
         if (latency_histogram_add(&jb->stats.packet_latency, latency))
-            sim->net.status = SIM_NOMEM;
+            net->status = SIM_NOMEM;
     }
-    uint32_t tag = sim->net.pool.tags[packet];
+    uint32_t tag = net->pool.tags[packet];
     if (!tag)
         return;
     struct workload_message *m = &w->messages[tag - 1];
     if (!m->packets || m->delivered >= m->packets) {
         /* Cheap enough to check always: a message completes exactly once. */
-        snprintf(sim->net.message, sizeof sim->net.message,
+        snprintf(net->message, sizeof net->message,
                  "cycle %" PRIu64 ": packet %u of job '%s' arrived for message %u, which "
                  "already completed (a packet duplicated)",
-                 sim->net.cycle, pk->id, jb->cfg->name, tag - 1);
-        sim->net.status = SIM_INVARIANT;
+                 net->cycle, pk->id, jb->cfg->name, tag - 1);
+        net->status = SIM_INVARIANT;
         return;
     }
-    if (jb->response_packets && !m->request && workload_respond(sim, tag - 1, pk->gen_cycle))
+    if (jb->response_packets && !m->request && workload_respond(w, net, tag - 1, pk->gen_cycle))
         return;
     m = &w->messages[tag - 1]; /* workload_respond may have moved the messages */
     if (++m->delivered == m->packets)
-        workload_message_done(sim, tag - 1);
+        workload_message_done(w, net, tag - 1);
 }
 
-bool workload_finished(const struct sim *sim)
+bool workload_finished(const struct workload *w)
 {
-    const struct workload *w = sim->workload;
     return w->has_closed && w->started && w->running_closed == 0;
 }
 
-double workload_progress(const struct sim *sim)
+double workload_progress(const struct workload *w)
 {
-    const struct workload *w = sim->workload;
     if (!w->has_closed || !w->started)
         return -1;
     double least = 1;
@@ -731,20 +732,19 @@ double workload_progress(const struct sim *sim)
     return least;
 }
 
-bool workload_stuck(struct sim *sim, char *why, size_t len)
+bool workload_stuck(const struct workload *w, const struct network *net, char *why, size_t len)
 {
-    struct workload *w = sim->workload;
-    if (!w->has_closed || !w->started || w->running_closed == 0 || sim->net.in_network ||
+    if (!w->has_closed || !w->started || w->running_closed == 0 || net->in_network ||
         w->n_active_nics)
         return false;
     for (int j = 0; j < w->n_jobs; j++) {
-        struct workload_job *jb = &w->jobs[j];
+        const struct workload_job *jb = &w->jobs[j];
         if (jb->closed && jb->active && !jb->end_cycle &&
             motif_run_next_wake(jb->motif) != UINT64_MAX)
             return false;
     }
     for (int j = 0; j < w->n_jobs; j++) {
-        struct workload_job *jb = &w->jobs[j];
+        const struct workload_job *jb = &w->jobs[j];
         if (!jb->closed || !jb->active || jb->end_cycle)
             continue;
         char ranks[700];
@@ -752,7 +752,7 @@ bool workload_stuck(struct sim *sim, char *why, size_t len)
         snprintf(why, len,
                  "deadlock: job '%s' (motif %s) waits on its own dependencies with nothing in "
                  "the network at cycle %" PRIu64 ": %d ranks wait: %s",
-                 jb->cfg->name, job_motif(jb->cfg)->name, sim->net.cycle, waiting, ranks);
+                 jb->cfg->name, job_motif(jb->cfg)->name, net->cycle, waiting, ranks);
         return true;
     }
     return false;
@@ -760,10 +760,9 @@ bool workload_stuck(struct sim *sim, char *why, size_t len)
 
 /* ---- invariants ---- */
 
-int workload_check(const struct sim *sim, const uint32_t *message_found, const uint64_t *job_found,
-                   char *why, size_t len)
+int workload_check(const struct workload *w, const uint32_t *message_found,
+                   const uint64_t *job_found, char *why, size_t len)
 {
-    const struct workload *w = sim->workload;
     for (int j = 0; j < w->n_jobs; j++) {
         if (job_found[j] != w->jobs[j].in_network) {
             snprintf(why, len,

@@ -430,7 +430,7 @@ static void test_invariants_every_cycle(void)
     if (status != SIM_OK)
         fprintf(stderr, "\n%s\n", sim->net.message);
     CU_ASSERT_EQUAL(status, SIM_OK);
-    CU_ASSERT(workload_finished(sim));
+    CU_ASSERT(workload_finished(sim->workload));
     CU_ASSERT(sim->net.counts.total_delivered > 1000);
     sim_destroy(sim);
 }

@@ -256,7 +256,7 @@ static int fuzz_check_run(const struct sim_config *cfg, char *why, size_t why_le
     sim->check_invariants = true;
     sim->check_every = FUZZ_RUN_CHECK_EVERY;
     while ((long long)sim->net.cycle < cycles && sim->net.status == SIM_OK &&
-           !(sim->workload && workload_finished(sim)))
+           !(sim->workload && workload_finished(sim->workload)))
         sim_step(sim);
     int rc = 0;
     if (sim->net.status != SIM_OK)
