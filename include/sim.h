@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "network.h"
+#include "progress.h"
 #include "rng.h"
 #include "sim_status.h"
 #include "stats.h"
@@ -42,8 +43,10 @@ struct sim *sim_create_isolated(const struct sim_config *cfg, int isolate, char 
 void sim_destroy(struct sim *sim);
 /* Simulates one cycle; returns the status (SIM_OK to continue). */
 enum sim_status sim_step(struct sim *sim);
-/* Runs warm-up and measurement; progress(cycle, ctx) is called every so often if non-NULL. */
-enum sim_status sim_run(struct sim *sim, void (*progress)(const struct sim *, void *), void *ctx);
+/* Runs warm-up and measurement; progress(view, ctx) is called every so often if non-NULL
+ * (progress.h: progress_update). */
+enum sim_status sim_run(struct sim *sim, void (*progress)(const struct progress_view *, void *),
+                        void *ctx);
 
 /* Fills a result from a finished run (everything but timing): the network-wide figures and,
  * with jobs, each job's. Returns 0 or -1 (memory). */

@@ -1,5 +1,7 @@
-/* stats: what the measurement window sees (raw counters filled by the cycle loop) and the
- * summary figures computed from them once, at the end of a run. */
+/* stats: what the measurement window sees of the delivered packets (raw counters filled by the
+ * cycle loop) and the summary figures computed once, at the end of a run, from those and the
+ * network's counters. Layer: an observer: stats_summarize reads a stats_view (const pointers
+ * the cycle loop fills) and changes nothing of the run. */
 #ifndef DFSIM_STATS_H
 #define DFSIM_STATS_H
 

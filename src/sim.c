@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "invariants.h"
 #include "job_config.h"
 #include "router.h"
 #include "workload.h"
@@ -337,6 +338,20 @@ enum sim_status sim_step(struct sim *sim)
     return net->status;
 }
 
+int sim_check_invariants(struct sim *sim)
+{
+    struct network *net = &sim->net;
+    if (sim->check_every > 1 && net->cycle % sim->check_every != 0)
+        return 0;
+    char why[512];
+    if (invariants_check(net, sim->workload, why, sizeof why) == 0)
+        return 0;
+    net->status = SIM_INVARIANT;
+    snprintf(net->message, sizeof net->message, "invariant broken at cycle %" PRIu64 ": %s",
+             net->cycle, why);
+    return -1;
+}
+
 int sim_summarize(const struct sim *sim, struct result *res)
 {
     const struct network *net = &sim->net;
@@ -361,18 +376,40 @@ int sim_summarize(const struct sim *sim, struct result *res)
 
 int sim_job_results(const struct sim *sim, struct job_result *out, struct job_result_run *run)
 {
-    return job_results_summarize(sim, out, run);
+    struct job_result_view of = {
+        .workload = sim->workload,
+        .cycles = sim->net.cycle,
+        .measured_cycles = sim_measured_cycles(sim),
+        .max_cycles = (uint64_t)sim->cfg->sim.max_cycles,
+        .capped = sim->capped,
+    };
+    return job_results_summarize(&of, out, run);
 }
 
-enum sim_status sim_run(struct sim *sim, void (*progress)(const struct sim *, void *), void *ctx)
+/* What the progress line reads of the run now. */
+static struct progress_view sim_progress_view(const struct sim *sim)
+{
+    return (struct progress_view){
+        .cycle = sim->net.cycle,
+        .total_cycles = sim->total_cycles,
+        .measured_cycles = sim_measured_cycles(sim),
+        .measuring = sim->net.measuring,
+        .workload = sim->workload,
+    };
+}
+
+enum sim_status sim_run(struct sim *sim, void (*progress)(const struct progress_view *, void *),
+                        void *ctx)
 {
     struct network *net = &sim->net;
     while (net->cycle < sim->total_cycles && net->status == SIM_OK) {
         if (sim->stop && *sim->stop)
             return net->status = SIM_STOPPED;
         sim_step(sim);
-        if (progress && (net->cycle & 255) == 0)
-            progress(sim, ctx);
+        if (progress && (net->cycle & 255) == 0) {
+            struct progress_view view = sim_progress_view(sim);
+            progress(&view, ctx);
+        }
         if (sim->workload && workload_finished(sim->workload))
             break; /* every closed-loop job has finished its iterations */
     }

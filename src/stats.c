@@ -1,4 +1,5 @@
-/* stats: the measurement-window counters and the summary figures of SPEC section 8. */
+/* stats: the measurement-window counters and the summary figures of SPEC section 8 (see
+ * stats.h; an observer: it reads a stats_view). */
 #include "stats.h"
 
 #include <assert.h>
