@@ -128,7 +128,10 @@ int network_log_injections(struct network *net);
 int network_enqueue(struct network *net, uint32_t src, uint32_t dst, uint32_t *packet);
 /* The same, counting a full queue as a refused packet (traffic that does not wait). */
 int network_inject_packet(struct network *net, uint32_t src, uint32_t dst, uint32_t *packet);
-int network_inject(struct network *net, uint32_t src, uint32_t dst);
+static inline int network_inject(struct network *net, uint32_t src, uint32_t dst)
+{
+    return network_inject_packet(net, src, dst, NULL);
+}
 /* Whether network_enqueue(src, dst) would find its injection queue full now. */
 bool network_injection_full(const struct network *net, uint32_t src, uint32_t dst);
 
@@ -144,7 +147,12 @@ void network_route_early(struct network *net, int router, int port, int vc,
                          struct port_state *input, const struct packet_ring *ring,
                          const struct packet *head);
 /* A delivered packet leaves the network: counted, and its record back to the pool. */
-void network_release(struct network *net, uint32_t index);
+static inline void network_release(struct network *net, uint32_t index)
+{
+    net->counts.total_delivered++;
+    net->in_network--;
+    packet_release(&net->pool, index);
+}
 
 static inline const struct network_layout *network_layout_of(const struct network *net, int router)
 {

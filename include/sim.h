@@ -19,7 +19,7 @@
 
 struct sim {
     struct network net; /* first: the routers get &sim->net, the same address */
-    const struct sim_config *cfg;
+    const struct sim_config *cfg; /* net.cfg: read once, immutable during the run */
     const struct pattern_ops *pattern;
     struct pattern_run pattern_run; /* what the network-wide pattern sees */
     uint64_t generation_threshold;  /* Bernoulli probability as fixed point */

@@ -331,11 +331,6 @@ int network_enqueue(struct network *net, uint32_t src, uint32_t dst, uint32_t *p
     return 0;
 }
 
-int network_inject(struct network *net, uint32_t src, uint32_t dst)
-{
-    return network_inject_packet(net, src, dst, NULL);
-}
-
 int network_inject_packet(struct network *net, uint32_t src, uint32_t dst, uint32_t *packet)
 {
     if (network_enqueue(net, src, dst, packet) == 0)
@@ -345,11 +340,4 @@ int network_inject_packet(struct network *net, uint32_t src, uint32_t dst, uint3
         net->counts.refused_phits += (uint64_t)net->packet_size;
     }
     return -1;
-}
-
-void network_release(struct network *net, uint32_t index)
-{
-    net->counts.total_delivered++;
-    net->in_network--;
-    packet_release(&net->pool, index);
 }
