@@ -1,13 +1,15 @@
 /* job_result: what the result document says about each job of a run (its `jobs` array):
  * loads, packets and packet latency as the network-wide sections, message latencies, and for
- * closed-loop jobs their iterations, runtime and, with sim.isolate, what they do alone. */
+ * closed-loop jobs their iterations, runtime and, with sim.isolate, what they do alone.
+ * Layer: an observer: it reads the workload (workload.h) through a const view and changes
+ * nothing. */
 #ifndef DFSIM_JOB_RESULT_H
 #define DFSIM_JOB_RESULT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-struct sim;
+struct workload;
 
 /* Packet latencies, as the network-wide latency section. */
 struct job_result_latency {
@@ -78,9 +80,16 @@ struct job_result_run {
     bool isolated;
 };
 
+/* What the job results read of a finished run: its workload and how long it ran. */
+struct job_result_view {
+    const struct workload *workload;
+    uint64_t cycles, measured_cycles, max_cycles;
+    bool capped;
+};
+
 /* Fills out[0 .. n_jobs - 1] and run from a finished run with jobs. Returns 0 or -1 (memory);
  * job_results_free frees what it allocated either way. */
-int job_results_summarize(const struct sim *sim, struct job_result *out,
+int job_results_summarize(const struct job_result_view *of, struct job_result *out,
                           struct job_result_run *run);
 void job_results_free(struct job_result *jobs, int n);
 

@@ -157,7 +157,7 @@ uint32_t motif_run_iterations_completed(const struct motif_run *m);
 uint32_t motif_run_job_iteration_cycles(const struct motif_run *m, uint64_t *out);
 
 /* Over every finished (rank, iteration): quartiles by nearest rank (the smallest value with at
- * least q of the samples at or below it, as stats_percentile), in cycles. */
+ * least q of the samples at or below it, as latency_histogram_percentile), in cycles. */
 struct motif_summary {
     uint64_t count;
     double min, q1, median, q3, max, mean;

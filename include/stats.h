@@ -1,5 +1,7 @@
-/* stats: what the measurement window sees (raw counters filled by the cycle loop) and the
- * summary figures computed from them once, at the end of a run. */
+/* stats: what the measurement window sees of the delivered packets (raw counters filled by the
+ * cycle loop) and the summary figures computed once, at the end of a run, from those and the
+ * network's counters. Layer: an observer: stats_summarize reads a stats_view (const pointers
+ * the cycle loop fills) and changes nothing of the run. */
 #ifndef DFSIM_STATS_H
 #define DFSIM_STATS_H
 
@@ -7,25 +9,22 @@
 #include <stdint.h>
 
 #include "job_result.h"
+#include "latency_histogram.h"
 #include "packet.h"
 
+/* What the cycle loop counts of the packets delivered in the measurement window (the network
+ * counts the packets entering and leaving it: network.h, struct network_counts). */
 struct stats {
-    /* Measurement window only. */
-    uint64_t generated, refused, injected, delivered;
-    uint64_t generated_phits, refused_phits, injected_phits, delivered_phits;
+    uint64_t delivered, delivered_phits;
     uint64_t latency_sum, latency_max;
     uint64_t wait_sum[WAIT_KINDS];
     uint64_t hops_local_sum, hops_global_sum;
     uint64_t misrouted_global, misrouted_local;
     uint32_t *latency_histogram; /* one bin per cycle: latencies never exceed the run */
     uint32_t histogram_bins;
-    uint64_t *router_injected; /* packets injected into the network by each router's nodes */
-    int routers;
-    /* From cycle 0, for conservation. */
-    uint64_t total_generated, total_delivered;
 };
 
-int stats_init(struct stats *st, int routers, uint32_t total_cycles);
+int stats_init(struct stats *st, uint32_t total_cycles);
 void stats_free(struct stats *st);
 
 static inline void stats_record_latency(struct stats *st, uint32_t latency)
@@ -55,8 +54,8 @@ struct result {
     double hops_local, hops_global;
     double misrouted_global, misrouted_local;
     struct fairness fairness;
-    uint64_t *per_router_injected;       /* owned: `routers` entries */
-    double *group0_injected_load;        /* owned: `a` entries */
+    uint64_t *per_router_injected; /* owned: `routers` entries */
+    double *group0_injected_load;  /* owned: `a` entries */
     double wall_seconds, cycles_per_second, router_cycles_per_second;
     /* With jobs (else n_jobs = 0): each job's part, and the run's length. */
     int n_jobs;
@@ -64,18 +63,26 @@ struct result {
     struct job_result_run run;
 };
 
-/* Percentile q in (0, 100] of a latency histogram: the smallest latency L such that at least
- * q % of the samples are <= L (0 when there are no samples). */
-double stats_percentile(const uint32_t *histogram, uint32_t bins, uint64_t samples, double q);
-
 /* Fairness metrics of per-router injected packet counts over a window of `cycles` cycles for
  * routers of p nodes each, packets of packet_size phits, at offered load `offered`. */
 void stats_fairness(const uint64_t *per_router, int routers, int p, int packet_size,
                     uint64_t cycles, double offered, struct fairness *out);
 
-struct sim;
-/* Fills a result from a finished run (everything but timing). Returns 0 or -1. */
-int stats_summarize(const struct sim *sim, struct result *res);
+struct topology;
+struct network_counts;
+/* What the summary reads of a finished run: the network's shape and counts, the statistics
+ * of the delivered packets, the window's length. */
+struct stats_view {
+    const struct topology *topo;
+    const struct network_counts *counts;
+    const struct stats *stats;
+    uint64_t measured_cycles;
+    uint64_t in_network; /* packets still in flight */
+    int packet_size;
+};
+/* Fills the network-wide part of a result from a finished run (everything but timing and the
+ * jobs). Returns 0 or -1. */
+int stats_summarize(const struct stats_view *run, struct result *res);
 void result_free(struct result *res);
 
 #endif

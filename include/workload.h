@@ -4,7 +4,10 @@
  * in its node's NIC, which hands its packets to the injection queues at the node link's
  * bandwidth; the workload learns when a packet enters the network and when it arrives, and
  * keeps every job's statistics. Without `jobs` the simulator runs its one network-wide
- * pattern and none of this exists. */
+ * pattern and none of this exists.
+ * Layer: the NICs act on the network (network.h) beside the routers: they create packets and
+ * put them into injection queues, and keep their own state; they never call the routers, the
+ * observers or the cycle loop, which tells them what the routers injected and what arrived. */
 #ifndef DFSIM_WORKLOAD_H
 #define DFSIM_WORKLOAD_H
 
@@ -13,19 +16,13 @@
 
 #include "config.h"
 #include "job_plan.h"
+#include "latency_histogram.h"
 #include "link_rate.h"
 #include "rng.h"
 #include "throttle.h"
+#include "traffic.h"
 
-struct sim;
-struct packet;
-
-/* Latencies, in a histogram that grows with the largest one seen (exact quantiles). */
-struct latency_histogram {
-    uint32_t *bins;
-    uint32_t size;
-    uint64_t count, sum, max, min;
-};
+struct network;
 
 /* What the measurement window saw of one job. */
 struct job_stats {
@@ -56,7 +53,8 @@ struct workload_job {
     struct rank_pattern pattern;
     bool has_rank_pattern;
     const struct pattern_ops *network_pattern;
-    void *network_params, *network_state; /* its settings from the job's keys, its state */
+    struct pattern_run network_run; /* what that pattern sees: its settings from the job's keys */
+    void *network_params;           /* those settings (owned) */
     struct injection_process process;
     bool has_process;
     /* closed loop */
@@ -129,39 +127,39 @@ struct workload {
     char error[512];    /* why a motif failed */
 };
 
-/* Builds the jobs of sim->cfg on sim's network (the placements the config check made);
- * isolate >= 0 keeps every job but that one silent. Returns 0, or -1 with err. */
-int workload_create(struct sim *sim, int isolate, char *err, int err_len);
-void workload_destroy(struct sim *sim);
+/* Builds the jobs of the network's config on it (the placements the config check made);
+ * isolate >= 0 keeps every job but that one silent. Returns the workload, or NULL with err. */
+struct workload *workload_create(struct network *net, int isolate, char *err, int err_len);
+void workload_destroy(struct workload *w);
 
 /* Phase 1 of a cycle: the jobs create their messages and packets, the NICs inject. */
-void workload_generate(struct sim *sim);
-/* A packet of the workload left its injection queue into the network / reached its node. */
-void workload_packet_injected(struct sim *sim, uint32_t packet);
-void workload_packet_delivered(struct sim *sim, uint32_t packet, uint64_t latency);
+void workload_generate(struct workload *w, struct network *net);
+/* A packet of the workload left its injection queue into the network (the cycle loop reads
+ * them from the network's log) / reached its node (the cycle loop, before releasing it). */
+void workload_packet_injected(struct workload *w, const struct network *net, uint32_t packet);
+void workload_packet_delivered(struct workload *w, struct network *net, uint32_t packet,
+                               uint64_t latency);
 /* Whether the run is over (every closed-loop job done), and whether its closed-loop jobs are
  * stuck on their own dependencies (nothing in flight, nothing due): then a description. */
-bool workload_finished(const struct sim *sim);
-bool workload_stuck(struct sim *sim, char *why, size_t len);
+bool workload_finished(const struct workload *w);
+bool workload_stuck(const struct workload *w, const struct network *net, char *why, size_t len);
 /* How far the closed-loop jobs are: the smallest fraction of its iterations a running job has
  * completed (1 when all are done), or -1 when the run has none or they have not started. */
-double workload_progress(const struct sim *sim);
-/* A throttled job's mean rate over its nodes at the end of the run (their windows closed up to
- * sim->cycle) and over its nodes' measured windows; both the cap for a static throttle. */
-void workload_throttle_rates(const struct sim *sim, int job, double *final_rate, double *mean_rate);
+double workload_progress(const struct workload *w);
+/* A throttled job's mean rate over its nodes at cycle `now`, the end of the run (their windows
+ * closed up to it) and over its nodes' measured windows; both the cap for a static throttle. */
+void workload_throttle_rates(const struct workload *w, int job, uint64_t now, double *final_rate,
+                             double *mean_rate);
 /* The job of a node (-1 if none). */
 static inline int workload_job_of_node(const struct workload *w, uint32_t node)
 {
     return w->node_job[node];
 }
 
-/* Quantile q in (0, 100] of a latency histogram (nearest rank). */
-double latency_histogram_quantile(const struct latency_histogram *h, double q);
-
 /* Invariants of the messages: each message's packets created, injected and delivered in
  * order and never more than it has; message_found[] counts the packets of each message the
  * recount found in the network, job_found[] those of each job. Returns 0, or -1 with why. */
-int workload_check(const struct sim *sim, const uint32_t *message_found, const uint64_t *job_found,
-                   char *why, size_t len);
+int workload_check(const struct workload *w, const uint32_t *message_found,
+                   const uint64_t *job_found, char *why, size_t len);
 
 #endif

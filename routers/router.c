@@ -1,25 +1,25 @@
-/* router: separable input-first allocator, crossbar transfers and output links. */
+/* router: the separable input-first allocator, crossbar transfers and output links (see
+ * router.h). Layer: acts on the network (network.h) and on nothing else. */
 #include "router.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "sim.h"
-#include "workload.h"
+#include "network.h"
 
 /* One router seen from its allocator this cycle: the bases of its arrays, computed once
  * (the compiler cannot hoist them out of loops that store through other pointers). */
 struct allocation {
-    struct sim *sim;
+    struct network *net;
     int router;
     uint32_t now;
-    const struct sim_layout *layout; /* this router's kind */
-    struct route_ctx route;          /* what the routing mechanism sees of this router */
-    bool route_ready;                /* route is set (only when a decision is needed) */
-    struct port_state *ports;        /* this router's ports */
-    struct packet_ring *rings;       /* this router's input VCs, by port_vc_offset + vc */
-    int32_t *credits;                /* this router's output credits, same indexing */
-    uint32_t *input_next;            /* this router's sim->input_next */
+    const struct network_layout *layout; /* this router's kind */
+    struct route_ctx route;              /* what the routing mechanism sees of this router */
+    bool route_ready;                    /* route is set (only when a decision is needed) */
+    struct port_state *ports;            /* this router's ports */
+    struct packet_ring *rings;           /* this router's input VCs, by port_vc_offset + vc */
+    int32_t *credits;                    /* this router's output credits, same indexing */
+    uint32_t *input_next;                /* this router's net->input_next */
     /* Per-cycle scratch of the allocation iterations (on the stack: no allocation). */
     uint32_t wake;                                  /* earliest cycle a waiting head may go */
     uint64_t requesting_inputs;                     /* inputs that made a request */
@@ -37,31 +37,18 @@ struct allocation {
 static uint32_t router_output_blocked(const struct allocation *al, uint64_t outputs_taken,
                                       const struct route_choice *ch)
 {
-    const struct sim *sim = al->sim;
+    const struct network *net = al->net;
     const struct port_state *out = &al->ports[ch->out_port];
     if ((outputs_taken >> ch->out_port) & 1)
         return al->now + 1;
     if (out->output_busy_until > al->now)
         return out->output_busy_until;
-    if (out->output.count == sim->output_capacity)
+    if (out->output.count == net->output_capacity)
         return UINT32_MAX;
     if (al->layout->port_class[ch->out_port] != PORT_NODE &&
-        al->credits[al->layout->port_vc_offset[ch->out_port] + ch->vc] < sim->packet_size)
+        al->credits[al->layout->port_vc_offset[ch->out_port] + ch->vc] < net->packet_size)
         return UINT32_MAX;
     return 0;
-}
-
-/* Asks the mechanism; the decision is reusable unless it read adaptive state (routing.h). */
-static int router_decide(const struct sim *sim, struct route_ctx *ctx, int in,
-                         const struct packet *pk, struct route_choice *ch)
-{
-    ctx->in_port = in;
-    ctx->adaptive = false;
-    ctx->dst_min_port = -1;
-    int rc = sim->routing->route(ctx, pk, ch);
-    ch->reusable = !ctx->adaptive;
-    ch->dst_min_port = (int8_t)ctx->dst_min_port;
-    return rc;
 }
 
 /* The routing decision for the head of input (in, vc), kept in the route cache: a reusable
@@ -71,21 +58,21 @@ static int router_decide(const struct sim *sim, struct route_ctx *ctx, int in,
 static int router_route_head(struct allocation *al, int in, int vc, struct packet_ring *ring,
                              struct route_choice *ch)
 {
-    struct sim *sim = al->sim;
+    struct network *net = al->net;
     struct port_state *ps = &al->ports[in];
-    struct route_choice *cached = &sim->route_cache[(size_t)(ring - sim->input_vc)];
+    struct route_choice *cached = &net->route_cache[(size_t)(ring - net->input_vc)];
     if (((ps->routed_vc_mask >> vc) & 1) && (cached->reusable || cached->cycle == al->now)) {
         *ch = *cached;
         return 0;
     }
-    const struct packet *pk = sim_packet(sim, ring_front(ring));
+    const struct packet *pk = network_packet(net, ring_front(ring));
     if (!al->route_ready) {
-        sim_route_ctx(sim, al->router, &al->route);
+        network_route_ctx(net, al->router, &al->route);
         al->route_ready = true;
     }
-    if (router_decide(sim, &al->route, in, pk, ch)) {
-        sim->status = SIM_INVARIANT;
-        snprintf(sim->message, sizeof sim->message,
+    if (network_decide(net, &al->route, in, pk, ch)) {
+        net->status = SIM_INVARIANT;
+        snprintf(net->message, sizeof net->message,
                  "cycle %u: router %d port %d vc %d: packet %u (%u->%u) has no route on the VC "
                  "ladder (ladder position %d)",
                  al->now, al->router, in, vc, pk->id, pk->src, pk->dst, pk->ladder_pos);
@@ -101,7 +88,7 @@ static int router_route_head(struct allocation *al, int in, int vc, struct packe
  * output that can take it, pick one. Returns the VC or -1. */
 static int router_input_request(struct allocation *al, int in, uint64_t outputs_taken)
 {
-    struct sim *sim = al->sim;
+    struct network *net = al->net;
     struct port_state *ps = &al->ports[in];
     struct packet_ring *rings = &al->rings[al->layout->port_vc_offset[in]];
     struct route_choice choice[16];
@@ -131,12 +118,12 @@ static int router_input_request(struct allocation *al, int in, uint64_t outputs_
         }
         candidates |= 1ull << vc;
         /* Only the age arbiter reads ages: round robin need not touch the packet. */
-        age[vc] = sim->arbiter->uses_age ? sim_packet(sim, ring_front(ring))->gen_cycle : 0;
+        age[vc] = net->arbiter->uses_age ? network_packet(net, ring_front(ring))->gen_cycle : 0;
     }
     al->input_next[in] = next_ready;
     if (!candidates)
         return -1;
-    int vc = sim->arbiter->pick(candidates, ps->input_pointer, age);
+    int vc = net->arbiter->pick(candidates, ps->input_pointer, age);
     al->requesting_inputs |= 1ull << in;
     al->choice[in] = choice[vc];
     al->vc[in] = (uint8_t)vc;
@@ -151,25 +138,30 @@ static enum wait_kind queue_wait_kind(enum port_class cls)
                                : WAIT_GLOBAL_QUEUES;
 }
 
-static void router_count_injection(struct sim *sim, int router, struct packet *pk)
+/* A packet leaves its injection queue: counted, and logged for the NICs when they listen
+ * (the cycle loop hands the log over: the routers never call the NICs). */
+static void router_count_injection(struct network *net, int router, uint32_t index,
+                                   struct packet *pk)
 {
     pk->flags |= PACKET_DECIDED;
-    if (!sim->measuring)
+    if (net->injected_log)
+        net->injected_log[net->injected_count++] = index;
+    if (!net->measuring)
         return;
-    sim->stats.injected++;
-    sim->stats.injected_phits += (uint64_t)sim->packet_size;
-    sim->stats.router_injected[router]++;
+    net->counts.injected++;
+    net->counts.injected_phits += (uint64_t)net->packet_size;
+    net->counts.router_injected[router]++;
 }
 
 /* Returns the credit of the input buffer the packet leaves to the upstream router. */
-static void router_return_credit(struct sim *sim, const struct sim_layout *layout, int router,
-                                 int in, int vc, uint64_t when)
+static void router_return_credit(struct network *net, const struct network_layout *layout,
+                                 int router, int in, int vc, uint64_t when)
 {
-    const struct topology *t = &sim->topo;
+    const struct topology *t = &net->topo;
     uint32_t peer = t->peer[topology_port_base(t, router) + (uint32_t)in];
-    struct event *ev = event_wheel_add(&sim->wheel, when + (uint64_t)layout->port_latency[in]);
+    struct event *ev = event_wheel_add(&net->wheel, when + (uint64_t)layout->port_latency[in]);
     if (!ev) {
-        sim->status = SIM_NOMEM;
+        net->status = SIM_NOMEM;
         return;
     }
     *ev = (struct event){.router = (uint32_t)topology_peer_router(peer),
@@ -182,9 +174,9 @@ static void router_return_credit(struct sim *sim, const struct sim_layout *layou
 static void router_commit_hop(const struct allocation *al, struct packet *pk,
                               const struct route_choice *ch)
 {
-    struct sim *sim = al->sim;
+    struct network *net = al->net;
     int router = al->router;
-    const struct topology *t = &sim->topo;
+    const struct topology *t = &net->topo;
     enum port_class cls = (enum port_class)al->layout->port_class[ch->out_port];
     uint8_t flags = ch->flags & (uint8_t)~PACKET_HOP_NONMINIMAL;
     if (cls != PORT_NODE) {
@@ -202,7 +194,7 @@ static void router_commit_hop(const struct allocation *al, struct packet *pk,
             pk->hops_local++;
         else
             pk->hops_global++;
-        al->credits[al->layout->port_vc_offset[ch->out_port] + ch->vc] -= sim->packet_size;
+        al->credits[al->layout->port_vc_offset[ch->out_port] + ch->vc] -= net->packet_size;
     }
     pk->flags = flags;
     pk->ladder_pos = ch->ladder_pos;
@@ -214,31 +206,31 @@ static void router_commit_hop(const struct allocation *al, struct packet *pk,
 /* Moves the granted packet from input (in, vc) to the output buffer of ch->out_port. */
 static void router_grant(const struct allocation *al, int in, int vc, const struct route_choice *ch)
 {
-    struct sim *sim = al->sim;
+    struct network *net = al->net;
     int router = al->router;
     uint64_t now = al->now;
     struct port_state *ps_in = &al->ports[in];
     struct port_state *ps_out = &al->ports[ch->out_port];
     struct packet_ring *ring = &al->rings[al->layout->port_vc_offset[in] + vc];
-    uint32_t index = ring_pop(sim->slots, ring, al->layout->ring_capacity[in]);
-    struct packet *pk = sim_packet(sim, index);
+    uint32_t index = ring_pop(net->slots, ring, al->layout->ring_capacity[in]);
+    struct packet *pk = network_packet(net, index);
     ps_in->routed_vc_mask &= (uint16_t) ~(1u << vc);
     if (ring->count) {
-        const struct packet *head = sim_packet(sim, ring_front(ring));
+        const struct packet *head = network_packet(net, ring_front(ring));
         ring->head_ready = head->ready_cycle;
-        if (sim->routing->pure)
-            router_route_early(sim, router, in, vc, ps_in, ring, head);
+        if (net->routing->pure)
+            network_route_early(net, router, in, vc, ps_in, ring, head);
     } else {
         ps_in->input_vc_mask &= (uint16_t) ~(1u << vc);
         if (!ps_in->input_vc_mask)
-            sim->routers[router].input_nonempty &= ~(1ull << in);
+            net->routers[router].input_nonempty &= ~(1ull << in);
     }
     enum port_class cls_in = (enum port_class)al->layout->port_class[in];
     pk->wait[queue_wait_kind(cls_in)] += (uint32_t)(now - pk->mark_cycle);
     pk->mark_cycle = (uint32_t)now;
 
     /* The transfer lasts packet_size/speedup cycles but cannot end before the tail is in. */
-    uint64_t finish = now + (uint64_t)sim->xbar_cycles;
+    uint64_t finish = now + (uint64_t)net->xbar_cycles;
     if (finish < (uint64_t)pk->tail_cycle + 1)
         finish = (uint64_t)pk->tail_cycle + 1;
     ps_in->input_busy_until = (uint32_t)finish;
@@ -247,24 +239,22 @@ static void router_grant(const struct allocation *al, int in, int vc, const stru
     pk->tail_cycle = (uint32_t)finish; /* its tail may start on the next link from then on */
     router_commit_hop(al, pk, ch);
     if (cls_in == PORT_NODE) {
-        router_count_injection(sim, router, pk);
-        if (sim->workload)
-            workload_packet_injected(sim, index);
+        router_count_injection(net, router, index, pk);
     } else
-        router_return_credit(sim, al->layout, router, in, vc, finish);
+        router_return_credit(net, al->layout, router, in, vc, finish);
     pk->ready_cycle = (uint32_t)(now + 1);
-    ring_push(sim->slots, &ps_out->output, sim->output_capacity, index);
+    ring_push(net->slots, &ps_out->output, net->output_capacity, index);
     if (ps_out->output.count == 1 && pk->ready_cycle > ps_out->output.head_ready) {
         ps_out->output.head_ready = pk->ready_cycle; /* else the link is still busy */
         ps_out->link_slack = 0;                      /* idle until then */
     }
-    struct router_state *rs = &sim->routers[router];
+    struct router_state *rs = &net->routers[router];
     rs->output_nonempty |= 1ull << ch->out_port;
     if (pk->ready_cycle < rs->send_wake)
         rs->send_wake = pk->ready_cycle;
-    sim->last_progress_cycle = now;
-    if (sim->on_hop)
-        sim->on_hop(sim->on_hop_ctx, sim, router, in, index, ch);
+    net->last_progress_cycle = now;
+    if (net->on_hop)
+        net->on_hop(net->on_hop_ctx, net, router, in, index, ch);
 }
 
 /* The next cycle this router's allocator can act: a request that lost arbitration comes
@@ -277,7 +267,7 @@ static uint32_t router_allocate_wake(const struct allocation *al, uint64_t input
     uint32_t wake = al->wake, now = al->now;
     if (al->requesting_inputs & ~inputs_taken)
         return now + 1;
-    uint64_t inputs = al->sim->routers[al->router].input_nonempty;
+    uint64_t inputs = al->net->routers[al->router].input_nonempty;
     for (; inputs; inputs &= inputs - 1) {
         uint32_t next = al->input_next[__builtin_ctzll(inputs)];
         if (next > now && next < wake)
@@ -286,21 +276,22 @@ static uint32_t router_allocate_wake(const struct allocation *al, uint64_t input
     return wake;
 }
 
-void router_allocate(struct sim *sim, int router)
+void router_allocate(struct network *net, int router)
 {
-    struct router_state *rs = &sim->routers[router];
+    struct router_state *rs = &net->routers[router];
     uint64_t inputs_taken = 0, outputs_taken = 0;
-    uint32_t vc_base = sim_vc_base(sim, router), port_base = topology_port_base(&sim->topo, router);
+    uint32_t vc_base = network_vc_base(net, router),
+             port_base = topology_port_base(&net->topo, router);
     struct allocation al;
-    al.sim = sim;
+    al.net = net;
     al.router = router;
-    al.now = (uint32_t)sim->cycle;
-    al.layout = sim_layout_of(sim, router);
-    al.ports = &sim->ports[port_base];
-    al.rings = &sim->input_vc[vc_base];
-    al.credits = &sim->credits[vc_base];
-    al.input_next = &sim->input_next[port_base];
-    al.route.env = &sim->routing_env;
+    al.now = (uint32_t)net->cycle;
+    al.layout = network_layout_of(net, router);
+    al.ports = &net->ports[port_base];
+    al.rings = &net->input_vc[vc_base];
+    al.credits = &net->credits[vc_base];
+    al.input_next = &net->input_next[port_base];
+    al.route.env = &net->routing_env;
     al.route_ready = false;
     al.wake = UINT32_MAX;
     al.requesting_inputs = 0;
@@ -308,7 +299,7 @@ void router_allocate(struct sim *sim, int router)
      * fixed for the cycle and outputs only get taken): later iterations revisit only the
      * inputs that requested and lost. */
     uint64_t candidates = rs->input_nonempty;
-    for (int it = 0; it < sim->cfg->router.allocator_iterations && candidates; it++) {
+    for (int it = 0; it < net->cfg->router.allocator_iterations && candidates; it++) {
         al.outputs_requested = 0;
         uint64_t requested_now = 0;
         for (uint64_t in_mask = candidates & ~inputs_taken; in_mask; in_mask &= in_mask - 1) {
@@ -330,8 +321,8 @@ void router_allocate(struct sim *sim, int router)
         for (uint64_t out_mask = al.outputs_requested; out_mask; out_mask &= out_mask - 1) {
             int out = __builtin_ctzll(out_mask);
             struct port_state *ps_out = &al.ports[out];
-            int in = arbiter_pick_output(sim->arbiter, al.requests[out], ps_out->output_pointer,
-                                         al.age, sim->cfg->router.transit_priority,
+            int in = arbiter_pick_output(net->arbiter, al.requests[out], ps_out->output_pointer,
+                                         al.age, net->cfg->router.transit_priority,
                                          al.layout->transit_port_mask);
             int vc = al.vc[in];
             router_grant(&al, in, vc, &al.choice[in]);
@@ -381,18 +372,18 @@ static uint32_t router_link_transmit(struct port_state *ps, struct link_rate rat
     return (uint32_t)link_free;
 }
 
-void router_send(struct sim *sim, int router)
+void router_send(struct network *net, int router)
 {
-    struct router_state *rs = &sim->routers[router];
-    const struct sim_layout *layout = sim_layout_of(sim, router);
+    struct router_state *rs = &net->routers[router];
+    const struct network_layout *layout = network_layout_of(net, router);
     /* Fixed for the call, in locals: the compiler cannot tell that the packet and event
      * writes below leave them alone. */
-    uint32_t port_base = topology_port_base(&sim->topo, router);
-    struct port_state *ports = &sim->ports[port_base];
+    uint32_t port_base = topology_port_base(&net->topo, router);
+    struct port_state *ports = &net->ports[port_base];
     struct link_rate link_rate[PORT_CLASSES];
-    memcpy(link_rate, sim->link_rate, sizeof link_rate);
-    int packet_size = sim->packet_size;
-    uint64_t now = sim->cycle;
+    memcpy(link_rate, net->link_rate, sizeof link_rate);
+    int packet_size = net->packet_size;
+    uint64_t now = net->cycle;
     uint32_t wake = UINT32_MAX;
     for (uint64_t mask = rs->output_nonempty; mask; mask &= mask - 1) {
         int out = __builtin_ctzll(mask);
@@ -403,8 +394,8 @@ void router_send(struct sim *sim, int router)
                 wake = can_send;
             continue;
         }
-        uint32_t index = ring_pop(sim->slots, &ps->output, sim->output_capacity);
-        struct packet *pk = sim_packet(sim, index);
+        uint32_t index = ring_pop(net->slots, &ps->output, net->output_capacity);
+        struct packet *pk = network_packet(net, index);
         enum port_class cls = (enum port_class)layout->port_class[out];
         uint64_t tail_sent;
         /* The next head was granted by now, so it is through the crossbar by now + 1: the
@@ -429,94 +420,81 @@ void router_send(struct sim *sim, int router)
         /* A delivery when the tail reaches the node, an arrival when the head reaches the
          * next router. */
         struct event *ev =
-            event_wheel_add(&sim->wheel, (cls == PORT_NODE ? tail_sent : now) + latency);
+            event_wheel_add(&net->wheel, (cls == PORT_NODE ? tail_sent : now) + latency);
         if (!ev) {
-            sim->status = SIM_NOMEM;
+            net->status = SIM_NOMEM;
         } else if (cls == PORT_NODE) {
             *ev = (struct event){.packet = index, .kind = EVENT_DELIVERY};
         } else {
-            uint32_t peer = sim->topo.peer[port_base + (uint32_t)out];
+            uint32_t peer = net->topo.peer[port_base + (uint32_t)out];
             *ev = (struct event){.packet = index,
                                  .router = (uint32_t)topology_peer_router(peer),
                                  .port = (uint8_t)topology_peer_port(peer),
                                  .vc = pk->vc,
                                  .kind = EVENT_ARRIVAL};
         }
-        sim->last_progress_cycle = now;
+        net->last_progress_cycle = now;
     }
     rs->send_wake = wake;
 }
 
-void router_route_early(struct sim *sim, int router, int port, int vc, struct port_state *input,
-                        const struct packet_ring *ring, const struct packet *head)
-{
-    struct route_choice *ch = &sim->route_cache[ring - sim->input_vc];
-    struct route_ctx ctx;
-    sim_route_ctx(sim, router, &ctx);
-    /* A failure is left to router_route_head, which reports it when the head is due. */
-    if (router_decide(sim, &ctx, port, head, ch) == 0) {
-        ch->cycle = ctx.now;
-        input->routed_vc_mask |= (uint16_t)(1u << vc);
-    }
-}
-
 /* Stage 1, two routers ahead: the port, ring and route-cache lines of the inputs that may
  * request. Stage 2, one router ahead (those lines now cached): the packets at ready heads. */
-void router_prefetch_allocate(const struct sim *sim, int router, int stage)
+void router_prefetch_allocate(const struct network *net, int router, int stage)
 {
-    uint32_t now = (uint32_t)sim->cycle;
-    uint32_t port_base = topology_port_base(&sim->topo, router);
-    const struct sim_layout *layout = sim_layout_of(sim, router);
-    const uint32_t *input_next = &sim->input_next[port_base];
-    size_t vc_base = sim_vc_base(sim, router);
-    for (uint64_t mask = sim->routers[router].input_nonempty; mask; mask &= mask - 1) {
+    uint32_t now = (uint32_t)net->cycle;
+    uint32_t port_base = topology_port_base(&net->topo, router);
+    const struct network_layout *layout = network_layout_of(net, router);
+    const uint32_t *input_next = &net->input_next[port_base];
+    size_t vc_base = network_vc_base(net, router);
+    for (uint64_t mask = net->routers[router].input_nonempty; mask; mask &= mask - 1) {
         int in = __builtin_ctzll(mask);
         if (input_next[in] > now)
             continue;
         size_t vc = vc_base + (size_t)layout->port_vc_offset[in];
-        const struct port_state *ps = &sim->ports[port_base + (uint32_t)in];
+        const struct port_state *ps = &net->ports[port_base + (uint32_t)in];
         if (stage == 1) {
             __builtin_prefetch(ps);
-            __builtin_prefetch(&sim->input_vc[vc]);
-            __builtin_prefetch(&sim->route_cache[vc]);
+            __builtin_prefetch(&net->input_vc[vc]);
+            __builtin_prefetch(&net->route_cache[vc]);
             continue;
         }
         for (uint32_t vcs = ps->input_vc_mask; vcs; vcs &= vcs - 1) {
             size_t v = vc + (size_t)__builtin_ctz(vcs);
-            const struct packet_ring *ring = &sim->input_vc[v];
+            const struct packet_ring *ring = &net->input_vc[v];
             if (ring->head_ready > now)
                 continue;
-            __builtin_prefetch(sim_packet(sim, ring->head_packet), 1);
+            __builtin_prefetch(network_packet(net, ring->head_packet), 1);
             if ((ps->routed_vc_mask >> (v - vc)) & 1) {
                 /* Its output's port line and credits, read when it requests. */
-                int out = sim->route_cache[v].out_port;
-                __builtin_prefetch(&sim->ports[port_base + (uint32_t)out]);
-                __builtin_prefetch(&sim->credits[vc_base + (size_t)layout->port_vc_offset[out] +
-                                                 (size_t)sim->route_cache[v].vc]);
+                int out = net->route_cache[v].out_port;
+                __builtin_prefetch(&net->ports[port_base + (uint32_t)out]);
+                __builtin_prefetch(&net->credits[vc_base + (size_t)layout->port_vc_offset[out] +
+                                                 (size_t)net->route_cache[v].vc]);
             }
         }
         /* The upstream router's address, read when the packet leaves (credit return). */
-        __builtin_prefetch(&sim->topo.peer[port_base + (uint32_t)in]);
+        __builtin_prefetch(&net->topo.peer[port_base + (uint32_t)in]);
     }
 }
 
 /* Stage 1: the output ports' lines; stage 2: the packets that will take a link and the slot
  * of the packet behind them. */
-void router_prefetch_send(const struct sim *sim, int router, int stage)
+void router_prefetch_send(const struct network *net, int router, int stage)
 {
-    uint32_t now = (uint32_t)sim->cycle;
-    uint32_t port_base = topology_port_base(&sim->topo, router);
-    for (uint64_t mask = sim->routers[router].output_nonempty; mask; mask &= mask - 1) {
-        const struct port_state *ps = &sim->ports[port_base + (uint32_t)__builtin_ctzll(mask)];
+    uint32_t now = (uint32_t)net->cycle;
+    uint32_t port_base = topology_port_base(&net->topo, router);
+    for (uint64_t mask = net->routers[router].output_nonempty; mask; mask &= mask - 1) {
+        const struct port_state *ps = &net->ports[port_base + (uint32_t)__builtin_ctzll(mask)];
         if (stage == 1) {
             __builtin_prefetch(ps);
             continue;
         }
         if (ps->output.head_ready > now)
             continue;
-        __builtin_prefetch(sim_packet(sim, ps->output.head_packet), 1);
-        __builtin_prefetch(&sim->topo.peer[ps - sim->ports]);
-        unsigned next = ps->output.head + 1u == sim->output_capacity ? 0 : ps->output.head + 1u;
-        __builtin_prefetch(&sim->slots[ps->output.base + next]);
+        __builtin_prefetch(network_packet(net, ps->output.head_packet), 1);
+        __builtin_prefetch(&net->topo.peer[ps - net->ports]);
+        unsigned next = ps->output.head + 1u == net->output_capacity ? 0 : ps->output.head + 1u;
+        __builtin_prefetch(&net->slots[ps->output.base + next]);
     }
 }

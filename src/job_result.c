@@ -1,4 +1,5 @@
-/* job_result: the jobs' part of the result document (see job_result.h). */
+/* job_result: the jobs' part of the result document (see job_result.h). Layer: an observer;
+ * it reads the workload and the run's length through a job_result_view. */
 #include "job_result.h"
 
 #include <stdlib.h>
@@ -9,7 +10,6 @@
 #include "motif.h"
 #include "placement.h"
 #include "routing_ugal.h"
-#include "sim.h"
 #include "throttle.h"
 #include "workload.h"
 
@@ -40,11 +40,11 @@ static const char *job_result_traffic(const struct config_job *job)
     return network ? network->name : job_rank_pattern(job)->name;
 }
 
-static void job_result_loads(const struct sim *sim, const struct workload_job *jb,
+static void job_result_loads(const struct job_result_view *run, const struct workload_job *jb,
                              struct job_result *out)
 {
     const struct job_stats *st = &jb->stats;
-    double node_cycles = (double)jb->nranks * (double)sim_measured_cycles(sim);
+    double node_cycles = (double)jb->nranks * (double)run->measured_cycles;
     out->offered = job_result_ratio((double)st->offered_phits, node_cycles);
     out->injected = job_result_ratio((double)st->injected_phits, node_cycles);
     out->accepted = job_result_ratio((double)st->delivered_phits, node_cycles);
@@ -97,9 +97,9 @@ static int job_result_iterations(const struct workload_job *jb, struct job_resul
     return 0;
 }
 
-static int job_result_of(const struct sim *sim, int j, struct job_result *out)
+static int job_result_of(const struct job_result_view *run, int j, struct job_result *out)
 {
-    const struct workload_job *jb = &sim->workload->jobs[j];
+    const struct workload_job *jb = &run->workload->jobs[j];
     const struct config_job *job = jb->cfg;
     *out = (struct job_result){
         .name = job->name,
@@ -113,7 +113,7 @@ static int job_result_of(const struct sim *sim, int j, struct job_result *out)
         return -1;
     for (int r = 0; r < jb->nranks; r++)
         out->ranks_to_nodes[r] = (uint64_t)jb->rank_node[r];
-    job_result_loads(sim, jb, out);
+    job_result_loads(run, jb, out);
     out->throttle = throttle_kind_names[jb->throttle.kind];
     out->ugal_preset = job->ugal_preset;
     out->ugal_preset_name = ugal_preset_names[job->ugal_preset];
@@ -136,21 +136,23 @@ static int job_result_of(const struct sim *sim, int j, struct job_result *out)
     out->packets_high = jb->mode_packets[1];
     out->fraction_default = job_result_ratio((double)jb->mode_packets[0],
                                              (double)(jb->mode_packets[0] + jb->mode_packets[1]));
-    workload_throttle_rates(sim, j, &out->throttle_final_rate, &out->throttle_mean_rate);
+    workload_throttle_rates(run->workload, j, run->cycles, &out->throttle_final_rate,
+                            &out->throttle_mean_rate);
     return jb->closed ? job_result_iterations(jb, out) : 0;
 }
 
-int job_results_summarize(const struct sim *sim, struct job_result *out, struct job_result_run *run)
+int job_results_summarize(const struct job_result_view *of, struct job_result *out,
+                          struct job_result_run *run)
 {
-    const struct workload *w = sim->workload;
+    const struct workload *w = of->workload;
     *run = (struct job_result_run){
-        .cycles = sim->cycle,
-        .measured_cycles = sim_measured_cycles(sim),
-        .max_cycles = (uint64_t)sim->cfg->sim.max_cycles,
-        .capped = sim->capped,
+        .cycles = of->cycles,
+        .measured_cycles = of->measured_cycles,
+        .max_cycles = of->max_cycles,
+        .capped = of->capped,
     };
     for (int j = 0; j < w->n_jobs; j++) {
-        if (job_result_of(sim, j, &out[j]) != 0)
+        if (job_result_of(of, j, &out[j]) != 0)
             return -1;
         run->node_cycles += out[j].node_cycles;
     }

@@ -38,13 +38,13 @@ static struct sim *point_simulate(const struct sim_config *cfg, int isolate,
 static enum sim_status point_status(const struct sim *sim, const char *label,
                                     struct point_outcome *out)
 {
-    out->status = sim->status;
-    out->cycle = sim->cycle;
+    out->status = sim->net.status;
+    out->cycle = sim->net.cycle;
     out->total_cycles = sim->total_cycles;
-    if (sim->status != SIM_OK)
+    if (sim->net.status != SIM_OK)
         snprintf(out->message, sizeof out->message, "%s%s%s", label ? label : "", label ? ": " : "",
-                 sim->message[0] ? sim->message : "out of memory");
-    return sim->status;
+                 sim->net.message[0] ? sim->net.message : "out of memory");
+    return sim->net.status;
 }
 
 static void point_warn_capped(const struct sim *sim, const char *label)
@@ -74,7 +74,7 @@ static enum sim_status point_alone(const struct sim_config *cfg, int j,
     memset(alone, 0, sizeof alone);
     if (status == SIM_OK) {
         point_warn_capped(sim, label);
-        if (job_results_summarize(sim, alone, &run) != 0) {
+        if (sim_job_results(sim, alone, &run) != 0) {
             out->status = status = SIM_NOMEM;
             snprintf(out->message, sizeof out->message, "%s: out of memory", label);
         } else {
@@ -96,15 +96,15 @@ enum sim_status point_run(const struct sim_config *cfg, const struct point_optio
     if (!sim)
         return out->status;
     enum sim_status status = point_status(sim, NULL, out);
-    if (status == SIM_OK && stats_summarize(sim, res) != 0) {
+    if (status == SIM_OK && sim_summarize(sim, res) != 0) {
         out->status = status = SIM_NOMEM;
         snprintf(out->message, sizeof out->message, "cannot summarize the run (out of memory)");
     }
     if (status == SIM_OK) {
         point_warn_capped(sim, NULL);
         res->wall_seconds = wall;
-        res->cycles_per_second = wall > 0 ? (double)sim->cycle / wall : 0;
-        res->router_cycles_per_second = res->cycles_per_second * sim->topo.routers;
+        res->cycles_per_second = wall > 0 ? (double)sim->net.cycle / wall : 0;
+        res->router_cycles_per_second = res->cycles_per_second * sim->net.topo.routers;
     }
     sim_destroy(sim);
     for (int j = 0; status == SIM_OK && cfg->sim.isolate && j < cfg->n_jobs; j++)

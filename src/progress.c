@@ -1,11 +1,11 @@
-/* progress: one status line on stderr, rewritten in place with '\r'. */
+/* progress: one status line on stderr, rewritten in place with '\r' (see progress.h; an
+ * observer: it reads a progress_view). */
 #include "progress.h"
 
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "sim.h"
 #include "workload.h"
 
 #define PROGRESS_INTERVAL 0.25 /* seconds between updates */
@@ -38,7 +38,7 @@ static void progress_format_eta(double seconds, char *buf, size_t len)
         snprintf(buf, len, "%lds", s);
 }
 
-void progress_update(const struct sim *sim, void *ctx)
+void progress_update(const struct progress_view *run, void *ctx)
 {
     struct progress *pr = ctx;
     double now = progress_now();
@@ -46,24 +46,24 @@ void progress_update(const struct sim *sim, void *ctx)
         return;
     pr->last_print = now;
     double elapsed = now - pr->start;
-    double rate = elapsed > 0 ? (double)sim->cycle / elapsed : 0;
+    double rate = elapsed > 0 ? (double)run->cycle / elapsed : 0;
     char eta[32] = "?", where[64], line[160];
-    double remaining = rate > 0 ? (double)(sim->total_cycles - sim->cycle) / rate : -1;
-    double fraction = sim->workload ? workload_progress(sim) : -1;
+    double remaining = rate > 0 ? (double)(run->total_cycles - run->cycle) / rate : -1;
+    double fraction = run->workload ? workload_progress(run->workload) : -1;
     if (fraction >= 0) {
         /* The closed-loop jobs end the run: extrapolate their iterations since they started. */
-        double measured = rate > 0 ? (double)sim_measured_cycles(sim) / rate : 0;
+        double measured = rate > 0 ? (double)run->measured_cycles / rate : 0;
         remaining = fraction > 0 ? measured * (1 - fraction) / fraction : -1;
         snprintf(where, sizeof where, "cycle %llu  iterations %.0f%%",
-                 (unsigned long long)sim->cycle, 100 * fraction);
+                 (unsigned long long)run->cycle, 100 * fraction);
     } else {
-        snprintf(where, sizeof where, "cycle %llu/%llu", (unsigned long long)sim->cycle,
-                 (unsigned long long)sim->total_cycles);
+        snprintf(where, sizeof where, "cycle %llu/%llu", (unsigned long long)run->cycle,
+                 (unsigned long long)run->total_cycles);
     }
     if (remaining >= 0)
         progress_format_eta(remaining, eta, sizeof eta);
     snprintf(line, sizeof line, "%s%s%s  %s  %.0f cycles/s  ETA %s", pr->label ? pr->label : "",
-             pr->label ? ": " : "", where, sim->measuring ? "measure" : "warm-up", rate, eta);
+             pr->label ? ": " : "", where, run->measuring ? "measure" : "warm-up", rate, eta);
     fprintf(stderr, "\r%-*s", PROGRESS_WIDTH, line);
     fflush(stderr);
     pr->shown = true;

@@ -1,4 +1,5 @@
-/* stats: the measurement-window counters and the summary figures of SPEC section 8. */
+/* stats: the measurement-window counters and the summary figures of SPEC section 8 (see
+ * stats.h; an observer: it reads a stats_view). */
 #include "stats.h"
 
 #include <assert.h>
@@ -8,67 +9,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
-#include "workload.h"
+#include "network.h"
+#include "topology.h"
 
-int stats_init(struct stats *st, int routers, uint32_t total_cycles)
+int stats_init(struct stats *st, uint32_t total_cycles)
 {
     memset(st, 0, sizeof *st);
     /* Latencies never exceed the run, so one bin per cycle (plus latency 0) makes every
      * percentile exact. */
     st->histogram_bins = total_cycles + 1;
     st->latency_histogram = calloc(st->histogram_bins, sizeof *st->latency_histogram);
-    st->routers = routers;
-    st->router_injected = calloc(routers > 0 ? (size_t)routers : 1, sizeof *st->router_injected);
-    if (!st->latency_histogram || !st->router_injected) {
-        stats_free(st);
-        return -1;
-    }
-    return 0;
+    return st->latency_histogram ? 0 : -1;
 }
 
 void stats_free(struct stats *st)
 {
     free(st->latency_histogram);
-    free(st->router_injected);
     st->latency_histogram = NULL;
-    st->router_injected = NULL;
     st->histogram_bins = 0;
-    st->routers = 0;
-}
-
-/* Rank of the q-th percentile among `samples` sorted samples: ceil(q/100 * samples), at least
- * 1. q * samples is computed before the division so that whole-number results (q = 95 of 100
- * samples) stay exact instead of becoming 95.00000000000001 and rounding up. */
-static uint64_t stats_percentile_rank(uint64_t samples, double q)
-{
-    double rank = ceil(q * (double)samples / 100.0);
-    if (rank < 1.0) return 1;
-    if (rank >= (double)samples) return samples;
-    return (uint64_t)rank;
-}
-
-double stats_percentile(const uint32_t *histogram, uint32_t bins, uint64_t samples, double q)
-{
-    if (samples == 0 || bins == 0) return 0.0;
-    uint64_t rank = stats_percentile_rank(samples, q);
-    uint64_t cumulative = 0;
-    for (uint32_t latency = 0; latency < bins; latency++) {
-        cumulative += histogram[latency];
-        if (cumulative >= rank) return (double)latency;
-    }
-    return (double)(bins - 1); /* histogram holds fewer samples than claimed */
 }
 
 /* Population standard deviation over mean of the counts (0 when the mean is 0). */
 static double stats_count_cov(const uint64_t *counts, int n)
 {
-    if (n <= 0) return 0.0;
+    if (n <= 0)
+        return 0.0;
     double sum = 0.0;
     for (int r = 0; r < n; r++)
         sum += (double)counts[r];
     double mean = sum / n;
-    if (mean == 0.0) return 0.0;
+    if (mean == 0.0)
+        return 0.0;
     double squares = 0.0;
     for (int r = 0; r < n; r++) {
         double d = (double)counts[r] - mean;
@@ -81,7 +52,8 @@ void stats_fairness(const uint64_t *per_router, int routers, int p, int packet_s
                     uint64_t cycles, double offered, struct fairness *out)
 {
     memset(out, 0, sizeof *out);
-    if (routers <= 0) return;
+    if (routers <= 0)
+        return;
     uint64_t min = per_router[0], max = per_router[0];
     for (int r = 0; r < routers; r++) {
         uint64_t c = per_router[r];
@@ -103,18 +75,18 @@ static double stats_ratio(double numerator, double denominator)
     return denominator > 0 ? numerator / denominator : 0.0;
 }
 
-static void stats_summarize_loads(const struct sim *sim, struct result *res)
+static void stats_summarize_loads(const struct stats_view *run, struct result *res)
 {
-    const struct stats *st = &sim->stats;
-    double node_cycles = (double)sim->topo.nodes * (double)sim_measured_cycles(sim);
-    res->offered = stats_ratio((double)(st->generated_phits + st->refused_phits), node_cycles);
-    res->injected = stats_ratio((double)st->injected_phits, node_cycles);
-    res->accepted = stats_ratio((double)st->delivered_phits, node_cycles);
-    res->generated = st->generated;
-    res->refused = st->refused;
-    res->injected_packets = st->injected;
-    res->delivered = st->delivered;
-    res->in_flight_at_end = sim->in_network;
+    const struct network_counts *c = run->counts;
+    double node_cycles = (double)run->topo->nodes * (double)run->measured_cycles;
+    res->offered = stats_ratio((double)(c->generated_phits + c->refused_phits), node_cycles);
+    res->injected = stats_ratio((double)c->injected_phits, node_cycles);
+    res->accepted = stats_ratio((double)run->stats->delivered_phits, node_cycles);
+    res->generated = c->generated;
+    res->refused = c->refused;
+    res->injected_packets = c->injected;
+    res->delivered = run->stats->delivered;
+    res->in_flight_at_end = run->in_network;
 }
 
 static void stats_summarize_latency(const struct stats *st, struct result *res)
@@ -123,11 +95,11 @@ static void stats_summarize_latency(const struct stats *st, struct result *res)
     res->latency_mean = stats_ratio((double)st->latency_sum, delivered);
     res->latency_max = (double)st->latency_max;
     res->latency_p50 =
-        stats_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 50);
+        latency_histogram_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 50);
     res->latency_p95 =
-        stats_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 95);
+        latency_histogram_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 95);
     res->latency_p99 =
-        stats_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 99);
+        latency_histogram_percentile(st->latency_histogram, st->histogram_bins, st->delivered, 99);
     /* Every cycle of a packet's life is in exactly one segment, so these sum to the mean. */
     for (int k = 0; k < WAIT_KINDS; k++)
         res->breakdown[k] = stats_ratio((double)st->wait_sum[k], delivered);
@@ -146,31 +118,33 @@ static bool stats_router_has_nodes(const struct topology *t, int r)
  * Dragonfly+) injects nothing by construction, and counting it would make every run look
  * starved. per_router_injected keeps every router, indexed by router id; group0_injected_load
  * lists group 0's routers with nodes (its first `a` routers: leaves come first). */
-static int stats_summarize_fairness(const struct sim *sim, struct result *res)
+static int stats_summarize_fairness(const struct stats_view *run, struct result *res)
 {
-    const struct stats *st = &sim->stats;
-    const struct topology *t = &sim->topo;
-    int packet_size = sim->cfg->traffic.packet_size;
-    uint64_t cycles = sim_measured_cycles(sim);
-    uint64_t *injecting = malloc((size_t)(st->routers > 0 ? st->routers : 1) * sizeof *injecting);
+    const struct topology *t = run->topo;
+    const uint64_t *router_injected = run->counts->router_injected;
+    int packet_size = run->packet_size, routers = t->routers;
+    uint64_t cycles = run->measured_cycles;
+    uint64_t *injecting = malloc((size_t)(routers > 0 ? routers : 1) * sizeof *injecting);
     if (!injecting)
         return -1;
     int n = 0;
-    for (int r = 0; r < st->routers; r++)
+    for (int r = 0; r < routers; r++)
         if (stats_router_has_nodes(t, r))
-            injecting[n++] = st->router_injected[r];
+            injecting[n++] = router_injected[r];
     stats_fairness(injecting, n, res->p, packet_size, cycles, res->offered, &res->fairness);
     free(injecting);
-    res->per_router_injected = malloc((size_t)st->routers * sizeof *res->per_router_injected);
-    if (!res->per_router_injected) return -1;
-    memcpy(res->per_router_injected, st->router_injected,
-           (size_t)st->routers * sizeof *res->per_router_injected);
+    res->per_router_injected = malloc((size_t)routers * sizeof *res->per_router_injected);
+    if (!res->per_router_injected)
+        return -1;
+    memcpy(res->per_router_injected, router_injected,
+           (size_t)routers * sizeof *res->per_router_injected);
     res->group0_injected_load = calloc(res->a > 0 ? (size_t)res->a : 1, sizeof(double));
-    if (!res->group0_injected_load) return -1;
+    if (!res->group0_injected_load)
+        return -1;
     double node_cycles = (double)res->p * (double)cycles;
-    for (int r = 0; r < res->a && r < st->routers; r++)
+    for (int r = 0; r < res->a && r < routers; r++)
         res->group0_injected_load[r] =
-            stats_ratio((double)st->router_injected[r] * packet_size, node_cycles);
+            stats_ratio((double)router_injected[r] * packet_size, node_cycles);
     return 0;
 }
 
@@ -186,10 +160,10 @@ static int stats_group0_routers_with_nodes(const struct topology *t)
     return n;
 }
 
-int stats_summarize(const struct sim *sim, struct result *res)
+int stats_summarize(const struct stats_view *run, struct result *res)
 {
     memset(res, 0, sizeof *res);
-    const struct topology *t = &sim->topo;
+    const struct topology *t = run->topo;
     res->groups = t->groups;
     res->routers = t->routers;
     res->nodes = t->nodes;
@@ -197,17 +171,9 @@ int stats_summarize(const struct sim *sim, struct result *res)
     res->p = topology_kind_of(t, 0)->count[PORT_NODE]; /* nodes of a router */
     res->a = stats_group0_routers_with_nodes(t);       /* routers of group 0 with nodes */
     snprintf(res->shape, sizeof res->shape, "%s", t->shape);
-    stats_summarize_loads(sim, res);
-    stats_summarize_latency(&sim->stats, res);
-    if (stats_summarize_fairness(sim, res) != 0)
-        return -1;
-    if (!sim->workload)
-        return 0;
-    res->jobs = calloc((size_t)sim->workload->n_jobs, sizeof *res->jobs);
-    if (!res->jobs)
-        return -1;
-    res->n_jobs = sim->workload->n_jobs;
-    return job_results_summarize(sim, res->jobs, &res->run);
+    stats_summarize_loads(run, res);
+    stats_summarize_latency(run->stats, res);
+    return stats_summarize_fairness(run, res);
 }
 
 void result_free(struct result *res)

@@ -1,4 +1,5 @@
-/* workload: running the jobs in the simulator (see workload.h). */
+/* workload: running the jobs in the simulator (see workload.h). Layer: acts on the network
+ * (network.h) and on the workload's own state. */
 #include "workload.h"
 
 #include <inttypes.h>
@@ -7,37 +8,7 @@
 #include <string.h>
 
 #include "job_config.h"
-#include "sim.h"
-
-/* ---- latency histograms ---- */
-
-static int latency_histogram_add(struct latency_histogram *h, uint64_t latency)
-{
-    if (latency >= h->size) {
-        uint64_t size = h->size ? h->size : 1024;
-        while (size <= latency)
-            size *= 2;
-        uint32_t *bins = realloc(h->bins, (size_t)size * sizeof *bins);
-        if (!bins)
-            return -1;
-        memset(bins + h->size, 0, (size_t)(size - h->size) * sizeof *bins);
-        h->bins = bins;
-        h->size = (uint32_t)size;
-    }
-    h->bins[latency]++;
-    if (!h->count || latency < h->min)
-        h->min = latency;
-    if (latency > h->max)
-        h->max = latency;
-    h->count++;
-    h->sum += latency;
-    return 0;
-}
-
-double latency_histogram_quantile(const struct latency_histogram *h, double q)
-{
-    return stats_percentile(h->bins, h->size, h->count, q);
-}
+#include "network.h"
 
 /* ---- messages ---- */
 
@@ -87,10 +58,11 @@ static void workload_nic_append(struct workload *w, uint32_t node, uint32_t *hea
  * T = ((p + W/2) / W) L + f (s + 1) from the node's counters (a mode not observed yet from the
  * other with selector_lambda and selector_sigma) and moves to the other mode only if strictly
  * faster there. Returns WORKLOAD_MODE_*. */
-static int workload_select(const struct sim *sim, const struct workload_job *jb, uint32_t node,
-                           uint64_t bytes, uint64_t packets)
+static int workload_select(const struct workload *w, const struct network *net,
+                           const struct workload_job *jb, uint32_t node, uint64_t bytes,
+                           uint64_t packets)
 {
-    struct workload_selector *sel = &sim->workload->selector[node];
+    struct workload_selector *sel = &w->selector[node];
     const struct config_job *c = jb->cfg;
     if (bytes < (uint64_t)c->selector_min_bytes)
         return WORKLOAD_MODE_HIGH;
@@ -110,10 +82,10 @@ static int workload_select(const struct sim *sim, const struct workload_job *jb,
         L[WORKLOAD_MODE_DEFAULT] = L[WORKLOAD_MODE_HIGH] / c->selector_lambda;
         s[WORKLOAD_MODE_DEFAULT] = s[WORKLOAD_MODE_HIGH] / c->selector_sigma;
     }
-    double w = (double)jb->window, p = (double)packets;
-    double f = p * (double)sim->packet_size, T[2];
+    double W = (double)jb->window, p = (double)packets;
+    double f = p * (double)net->packet_size, T[2];
     for (int m = 0; m < 2; m++)
-        T[m] = (p + w / 2) / w * L[m] + f * (s[m] + 1);
+        T[m] = (p + W / 2) / W * L[m] + f * (s[m] + 1);
     int other = 1 - sel->current;
     if (T[other] < T[sel->current])
         sel->current = other;
@@ -121,14 +93,13 @@ static int workload_select(const struct sim *sim, const struct workload_job *jb,
 }
 
 /* Queues a message of `packets` packets (`bytes` bytes) in the NIC of the source rank's node. */
-static int workload_send(struct sim *sim, int job, int32_t src, int32_t dst, uint64_t packets,
-                         uint64_t bytes, uint32_t tag)
+static int workload_send(struct workload *w, struct network *net, int job, int32_t src, int32_t dst,
+                         uint64_t packets, uint64_t bytes, uint32_t tag)
 {
-    struct workload *w = sim->workload;
     struct workload_job *jb = &w->jobs[job];
     uint32_t index = workload_message_new(w);
     if (index == UINT32_MAX) {
-        sim->status = SIM_NOMEM;
+        net->status = SIM_NOMEM;
         return -1;
     }
     struct workload_message *m = &w->messages[index];
@@ -140,18 +111,18 @@ static int workload_send(struct sim *sim, int job, int32_t src, int32_t dst, uin
         .dst_node = (uint32_t)jb->rank_node[dst],
         .tag = tag,
         .packets = (uint32_t)packets,
-        .created = sim->cycle,
+        .created = net->cycle,
         .mode = (uint8_t)jb->cfg->ugal_preset,
     };
     if (jb->app_aware) {
-        int chosen = workload_select(sim, jb, m->src_node, bytes, packets);
+        int chosen = workload_select(w, net, jb, m->src_node, bytes, packets);
         m->selected = (uint8_t)chosen;
         m->mode = jb->modes[chosen];
-        jb->mode_packets[chosen] += sim->measuring ? packets : 0;
+        jb->mode_packets[chosen] += net->measuring ? packets : 0;
     }
-    if (sim->measuring) {
+    if (net->measuring) {
         jb->stats.messages_created++;
-        jb->stats.offered_phits += packets * (uint64_t)sim->packet_size;
+        jb->stats.offered_phits += packets * (uint64_t)net->packet_size;
     }
     struct workload_nic *nic = &w->nic[m->src_node];
     workload_nic_append(w, m->src_node, &nic->head, &nic->tail, index);
@@ -159,12 +130,12 @@ static int workload_send(struct sim *sim, int job, int32_t src, int32_t dst, uin
 }
 
 /* A request packet of message `request` arrived: its response, in the responder's NIC. */
-static int workload_respond(struct sim *sim, uint32_t request, uint64_t request_cycle)
+static int workload_respond(struct workload *w, struct network *net, uint32_t request,
+                            uint64_t request_cycle)
 {
-    struct workload *w = sim->workload;
     uint32_t index = workload_message_new(w);
     if (index == UINT32_MAX) {
-        sim->status = SIM_NOMEM;
+        net->status = SIM_NOMEM;
         return -1;
     }
     const struct workload_message *r = &w->messages[request];
@@ -177,45 +148,36 @@ static int workload_respond(struct sim *sim, uint32_t request, uint64_t request_
         .dst_node = r->src_node,
         .tag = r->tag,
         .packets = w->jobs[r->job].response_packets,
-        .created = sim->cycle,
+        .created = net->cycle,
         .request = request + 1,
         .request_cycle = request_cycle,
         .mode = r->mode,
         .selected = r->selected,
     };
-    if (sim->measuring) /* responses are traffic the job creates: offered, as its requests */
-        w->jobs[r->job].stats.offered_phits += (uint64_t)m->packets * (uint64_t)sim->packet_size;
+    if (net->measuring) /* responses are traffic the job creates: offered, as its requests */
+        w->jobs[r->job].stats.offered_phits += (uint64_t)m->packets * (uint64_t)net->packet_size;
     struct workload_nic *nic = &w->nic[m->src_node];
     workload_nic_append(w, m->src_node, &nic->response_head, &nic->response_tail, index);
     return 0;
 }
 
 struct workload_motif_send {
-    struct sim *sim;
+    struct workload *w;
+    struct network *net;
     int job;
 };
 
 static void workload_motif_send(void *ctx, int32_t src, int32_t dst, uint64_t bytes, uint32_t tag)
 {
     struct workload_motif_send *s = ctx;
-    workload_send(s->sim, s->job, src, dst, job_message_packets(s->sim->cfg, bytes), bytes, tag);
+    workload_send(s->w, s->net, s->job, src, dst, job_message_packets(s->net->cfg, bytes), bytes,
+                  tag);
 }
 
 /* ---- creating the jobs ---- */
 
-/* A network pattern reads its params and state from the sim (the network-wide traffic's); a
- * job's own are put there while it runs (the simulator is sequential). */
-static void workload_swap_network(struct sim *sim, struct workload_job *jb)
-{
-    const void *params = sim->pattern_params;
-    void *state = sim->pattern_state;
-    sim->pattern_params = jb->network_params;
-    sim->pattern_state = jb->network_state;
-    jb->network_params = (void *)params;
-    jb->network_state = state;
-}
-
-static int workload_network_pattern(struct sim *sim, struct workload_job *jb, char *why, size_t len)
+static int workload_network_pattern(const struct network *net, struct workload_job *jb, char *why,
+                                    size_t len)
 {
     const struct pattern_ops *p = jb->network_pattern;
     size_t size = p->settings ? p->settings->params_size : 0;
@@ -224,43 +186,31 @@ static int workload_network_pattern(struct sim *sim, struct workload_job *jb, ch
         snprintf(why, len, "cannot set up pattern %s", p->name);
         return -1;
     }
+    jb->network_run =
+        (struct pattern_run){.topo = &net->topo, .cfg = net->cfg, .params = jb->network_params};
     if (!p->init)
         return 0;
-    workload_swap_network(sim, jb);
-    int rc = p->init(sim);
-    workload_swap_network(sim, jb);
+    int rc = p->init(&jb->network_run);
     if (rc)
         snprintf(why, len, "cannot set up pattern %s (out of memory)", p->name);
     return rc;
 }
 
-static void workload_network_free(struct sim *sim, struct workload_job *jb)
+static void workload_network_free(struct workload_job *jb)
 {
-    if (jb->network_pattern && jb->network_pattern->destroy) {
-        workload_swap_network(sim, jb);
-        jb->network_pattern->destroy(sim);
-        workload_swap_network(sim, jb);
-    }
+    if (jb->network_pattern && jb->network_pattern->destroy)
+        jb->network_pattern->destroy(&jb->network_run);
     free(jb->network_params);
     jb->network_params = NULL;
 }
 
-static uint32_t workload_network_destination(struct sim *sim, struct workload_job *jb, uint32_t src)
+static int workload_open_loop(struct workload *w, struct network *net, struct workload_job *jb,
+                              int j, char *err, int err_len)
 {
-    workload_swap_network(sim, jb);
-    uint32_t dst = jb->network_pattern->destination(sim, src, &jb->rng);
-    workload_swap_network(sim, jb);
-    return dst;
-}
-
-static int workload_open_loop(struct sim *sim, struct workload_job *jb, int j, char *err,
-                              int err_len)
-{
-    struct workload *w = sim->workload;
     const struct config_job *job = jb->cfg;
     char why[512] = "";
     jb->network_pattern = job_network_pattern(job);
-    if (jb->network_pattern && workload_network_pattern(sim, jb, why, sizeof why) != 0)
+    if (jb->network_pattern && workload_network_pattern(net, jb, why, sizeof why) != 0)
         goto fail;
     if (!jb->network_pattern) {
         struct rank_pattern_params params;
@@ -271,28 +221,28 @@ static int workload_open_loop(struct sim *sim, struct workload_job *jb, int j, c
         jb->has_rank_pattern = true;
     }
     struct injection_params params;
-    job_injection_params(sim->cfg, job, &params);
+    job_injection_params(net->cfg, job, &params);
     if (injection_process_init(&jb->process, injection_registry[job->process], &params, jb->nranks,
                                &jb->rng, why, sizeof why) != 0)
         goto fail;
     jb->has_process = true;
     jb->message_packets =
-        job->message_bytes > 0 ? job_message_packets(sim->cfg, (uint64_t)job->message_bytes) : 0;
+        job->message_bytes > 0 ? job_message_packets(net->cfg, (uint64_t)job->message_bytes) : 0;
     return 0;
 fail:
     snprintf(err, (size_t)err_len, "job '%s' (%d): %s", job->name, j, why);
     return -1;
 }
 
-static int workload_closed_loop(struct sim *sim, struct workload_job *jb, int j, char *err,
-                                int err_len)
+static int workload_closed_loop(const struct network *net, struct workload_job *jb, int j,
+                                char *err, int err_len)
 {
     const struct config_job *job = jb->cfg;
     struct motif_params params;
     struct rng seed;
     char why[512] = "";
     job_motif_params(job, &params);
-    job_rng(sim->cfg, j, JOB_STREAM_MOTIF, &seed);
+    job_rng(net->cfg, j, JOB_STREAM_MOTIF, &seed);
     jb->motif = motif_run_create(job_motif(job), &params, jb->nranks, rng_next(&seed), why,
                                  sizeof why, NULL);
     if (!jb->motif) {
@@ -304,14 +254,13 @@ static int workload_closed_loop(struct sim *sim, struct workload_job *jb, int j,
 }
 
 /* A throttled job's nodes get their token buckets (the array is made for the first one). */
-static int workload_throttle_job(struct sim *sim, struct workload_job *jb)
+static int workload_throttle_job(struct workload *w, struct network *net, struct workload_job *jb)
 {
-    struct workload *w = sim->workload;
-    job_throttle_params(sim->cfg, jb->cfg, &jb->throttle);
+    job_throttle_params(net->cfg, jb->cfg, &jb->throttle);
     if (jb->throttle.kind == THROTTLE_NONE)
         return 0;
     if (!w->throttle)
-        w->throttle = calloc((size_t)sim->topo.nodes, sizeof *w->throttle);
+        w->throttle = calloc((size_t)net->topo.nodes, sizeof *w->throttle);
     if (!w->throttle)
         return -1;
     for (int r = 0; r < jb->nranks; r++)
@@ -319,10 +268,10 @@ static int workload_throttle_job(struct sim *sim, struct workload_job *jb)
     return 0;
 }
 
-static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
+static int workload_jobs(struct workload *w, struct network *net, int isolate, char *err,
+                         int err_len)
 {
-    struct workload *w = sim->workload;
-    const struct sim_config *cfg = sim->cfg;
+    const struct sim_config *cfg = net->cfg;
     w->n_jobs = cfg->n_jobs;
     for (int j = 0; j < w->n_jobs; j++) {
         struct workload_job *jb = &w->jobs[j];
@@ -335,8 +284,8 @@ static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
             w->node_job[jb->rank_node[r]] = j;
             w->node_rank[jb->rank_node[r]] = r;
         }
-        int rc = job_is_closed_loop(jb->cfg) ? workload_closed_loop(sim, jb, j, err, err_len)
-                                             : workload_open_loop(sim, jb, j, err, err_len);
+        int rc = job_is_closed_loop(jb->cfg) ? workload_closed_loop(net, jb, j, err, err_len)
+                                             : workload_open_loop(w, net, jb, j, err, err_len);
         if (rc)
             return -1;
         if (jb->closed && jb->active) {
@@ -353,13 +302,13 @@ static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
             jb->modes[WORKLOAD_MODE_DEFAULT] = (uint8_t)job_selector_default_mode(jb->cfg);
             jb->modes[WORKLOAD_MODE_HIGH] = JOB_SELECTOR_HIGH_MODE;
             if (!w->selector)
-                w->selector = calloc((size_t)sim->topo.nodes, sizeof *w->selector);
+                w->selector = calloc((size_t)net->topo.nodes, sizeof *w->selector);
             if (!w->selector) {
                 snprintf(err, (size_t)err_len, "out of memory");
                 return -1;
             }
         }
-        if (workload_throttle_job(sim, jb) != 0) {
+        if (workload_throttle_job(w, net, jb) != 0) {
             snprintf(err, (size_t)err_len, "out of memory");
             return -1;
         }
@@ -367,17 +316,12 @@ static int workload_jobs(struct sim *sim, int isolate, char *err, int err_len)
     return 0;
 }
 
-int workload_create(struct sim *sim, int isolate, char *err, int err_len)
+/* The parts of a workload that hold no job yet (the jobs come next). */
+static int workload_init(struct workload *w, struct network *net, char *err, int err_len)
 {
-    const struct topology *t = &sim->topo;
-    struct workload *w = calloc(1, sizeof *w);
-    if (!w) {
-        snprintf(err, (size_t)err_len, "out of memory");
-        return -1;
-    }
-    sim->workload = w;
+    const struct topology *t = &net->topo;
     struct setting_issue issue = {0};
-    if (job_plan_create(&w->plan, sim->cfg, t, &issue) != 0) {
+    if (job_plan_create(&w->plan, net->cfg, t, &issue) != 0) {
         snprintf(err, (size_t)err_len, "%s: %s", issue.key, issue.text);
         return -1;
     }
@@ -386,30 +330,38 @@ int workload_create(struct sim *sim, int isolate, char *err, int err_len)
     w->nic = calloc((size_t)t->nodes, sizeof *w->nic);
     w->active_nics = malloc((size_t)t->nodes * sizeof *w->active_nics);
     if (!w->node_job || !w->node_rank || !w->nic || !w->active_nics ||
-        packet_pool_use_tags(&sim->pool) != 0) {
+        packet_pool_use_tags(&net->pool) != 0) {
         snprintf(err, (size_t)err_len, "out of memory");
         return -1;
     }
     for (int n = 0; n < t->nodes; n++)
         w->node_job[n] = w->node_rank[n] = -1;
-    w->node_rate = sim->link_rate[PORT_NODE];
-    return workload_jobs(sim, isolate, err, err_len);
+    w->node_rate = net->link_rate[PORT_NODE];
+    return 0;
 }
 
-static void latency_histogram_free(struct latency_histogram *h)
+struct workload *workload_create(struct network *net, int isolate, char *err, int err_len)
 {
-    free(h->bins);
-    h->bins = NULL;
+    struct workload *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return NULL;
+    }
+    if (workload_init(w, net, err, err_len) != 0 ||
+        workload_jobs(w, net, isolate, err, err_len) != 0) {
+        workload_destroy(w);
+        return NULL;
+    }
+    return w;
 }
 
-void workload_destroy(struct sim *sim)
+void workload_destroy(struct workload *w)
 {
-    struct workload *w = sim->workload;
     if (!w)
         return;
     for (int j = 0; j < w->n_jobs; j++) {
         struct workload_job *jb = &w->jobs[j];
-        workload_network_free(sim, jb);
+        workload_network_free(jb);
         if (jb->has_rank_pattern)
             rank_pattern_destroy(&jb->pattern);
         if (jb->has_process)
@@ -427,7 +379,6 @@ void workload_destroy(struct sim *sim)
     free(w->selector);
     free(w->messages);
     free(w);
-    sim->workload = NULL;
 }
 
 /* ---- every cycle ---- */
@@ -435,33 +386,35 @@ void workload_destroy(struct sim *sim)
 /* An open-loop job's ranks create what their process fires: a message into the NIC, or a
  * single packet straight into the injection queue (refused when it is full, as the
  * network-wide traffic). */
-static void workload_open_loop_cycle(struct sim *sim, int j)
+static void workload_open_loop_cycle(struct workload *w, struct network *net, int j)
 {
-    struct workload_job *jb = &sim->workload->jobs[j];
-    uint64_t now = sim->cycle;
-    for (int32_t r = 0; r < jb->nranks && sim->status == SIM_OK; r++) {
+    struct workload_job *jb = &w->jobs[j];
+    uint64_t now = net->cycle;
+    for (int32_t r = 0; r < jb->nranks && net->status == SIM_OK; r++) {
         if (jb->has_rank_pattern && !rank_pattern_sends(&jb->pattern, r))
             continue;
         if (!injection_process_fires(&jb->process, r, now, &jb->rng))
             continue;
         int32_t dst;
         if (jb->network_pattern)
-            dst = (int32_t)workload_network_destination(sim, jb, (uint32_t)jb->rank_node[r]);
+            dst = (int32_t)jb->network_pattern->destination(&jb->network_run,
+                                                            (uint32_t)jb->rank_node[r], &jb->rng);
         else
             dst = rank_pattern_destination(&jb->pattern, r, &jb->rng);
         if (jb->message_packets) {
-            workload_send(sim, j, r, dst, jb->message_packets, (uint64_t)jb->cfg->message_bytes, 0);
+            workload_send(w, net, j, r, dst, jb->message_packets, (uint64_t)jb->cfg->message_bytes,
+                          0);
             continue;
         }
         uint32_t packet;
-        int rc = sim_inject_packet(sim, (uint32_t)jb->rank_node[r], (uint32_t)jb->rank_node[dst],
-                                   &packet);
+        int rc = network_inject_packet(net, (uint32_t)jb->rank_node[r],
+                                       (uint32_t)jb->rank_node[dst], &packet);
         if (rc == 0)
-            sim_packet(sim, packet)->mode = (uint8_t)jb->cfg->ugal_preset;
+            network_packet(net, packet)->mode = (uint8_t)jb->cfg->ugal_preset;
         jb->in_network += rc == 0;
-        if (!sim->measuring)
+        if (!net->measuring)
             continue;
-        uint64_t phits = (uint64_t)sim->packet_size;
+        uint64_t phits = (uint64_t)net->packet_size;
         jb->stats.offered_phits += phits;
         if (rc == 0) {
             jb->stats.generated++;
@@ -483,19 +436,18 @@ static void workload_job_check_done(struct workload *w, struct workload_job *jb,
     }
 }
 
-static void workload_closed_loop_cycle(struct sim *sim, int j)
+static void workload_closed_loop_cycle(struct workload *w, struct network *net, int j)
 {
-    struct workload *w = sim->workload;
     struct workload_job *jb = &w->jobs[j];
-    if (jb->end_cycle || motif_run_next_wake(jb->motif) > sim->cycle)
+    if (jb->end_cycle || motif_run_next_wake(jb->motif) > net->cycle)
         return;
-    struct workload_motif_send ctx = {sim, j};
-    if (motif_run_advance(jb->motif, sim->cycle, workload_motif_send, &ctx) != 0) {
-        snprintf(sim->message, sizeof sim->message, "cycle %" PRIu64 ": job '%s': %s", sim->cycle,
+    struct workload_motif_send ctx = {w, net, j};
+    if (motif_run_advance(jb->motif, net->cycle, workload_motif_send, &ctx) != 0) {
+        snprintf(net->message, sizeof net->message, "cycle %" PRIu64 ": job '%s': %s", net->cycle,
                  jb->cfg->name, motif_run_error(jb->motif));
-        sim->status = SIM_INVARIANT;
+        net->status = SIM_INVARIANT;
     }
-    workload_job_check_done(w, jb, sim->cycle);
+    workload_job_check_done(w, jb, net->cycle);
 }
 
 /* The throttle of a node's NIC, its windows closed up to now; NULL when its job has none. */
@@ -532,14 +484,14 @@ static uint32_t *workload_nic_next(const struct workload *w, struct workload_nic
     return window == 0 || nic->outstanding < window ? &nic->head : NULL;
 }
 
-static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uint64_t now_tick)
+static void workload_nic_inject(struct workload *w, struct network *net, int32_t node, uint64_t now,
+                                uint64_t now_tick)
 {
-    struct workload *w = sim->workload;
     struct workload_nic *nic = &w->nic[node];
     struct link_rate rate = w->node_rate;
     const struct throttle_params *tp = NULL;
     struct throttle_node *th = workload_nic_throttle(w, node, now, &tp);
-    w->jobs[w->node_job[node]].stats.nic_ready_cycles += sim->measuring;
+    w->jobs[w->node_job[node]].stats.nic_ready_cycles += net->measuring;
     if (th)
         throttle_node_ready(th);
     uint32_t *head;
@@ -551,10 +503,10 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
         bool request = jb->response_packets && !m->request; /* one awaiting a response */
         uint32_t packet;
         bool held = th && !throttle_node_admits(th, tp, now);
-        if (held || sim_enqueue(sim, m->src_node, m->dst_node, &packet) != 0) {
-            if (!held || sim_injection_full(sim, m->src_node, m->dst_node)) {
-                st->nic_stall_cycles += sim->measuring;
-                st->request_stall_cycles += sim->measuring && request;
+        if (held || network_enqueue(net, m->src_node, m->dst_node, &packet) != 0) {
+            if (!held || network_injection_full(net, m->src_node, m->dst_node)) {
+                st->nic_stall_cycles += net->measuring;
+                st->request_stall_cycles += net->measuring && request;
                 if (request && jb->app_aware)
                     w->selector[node].stalls[m->selected]++;
                 if (th)
@@ -564,22 +516,22 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
         }
         if (th)
             throttle_node_sent(th, tp);
-        sim->pool.tags[packet] = index + 1;
+        net->pool.tags[packet] = index + 1;
         w->jobs[m->job].in_network++;
         uint64_t start = nic->free_tick > now_tick ? nic->free_tick : now_tick;
-        nic->free_tick = start + (uint64_t)sim->packet_size * rate.den;
-        if (sim->measuring) {
+        nic->free_tick = start + (uint64_t)net->packet_size * rate.den;
+        if (net->measuring) {
             st->generated++;
-            st->generated_phits += (uint64_t)sim->packet_size;
+            st->generated_phits += (uint64_t)net->packet_size;
         }
-        sim_packet(sim, packet)->mode = m->mode;
+        network_packet(net, packet)->mode = m->mode;
         if (request && jb->app_aware)
-            w->selector[node].flits[m->selected] += (uint64_t)sim->packet_size;
+            w->selector[node].flits[m->selected] += (uint64_t)net->packet_size;
         if (request) {
             nic->outstanding++;
-            if (sim->measuring) {
+            if (net->measuring) {
                 st->request_packets++;
-                st->request_phits += (uint64_t)sim->packet_size;
+                st->request_phits += (uint64_t)net->packet_size;
             }
         }
         if (++m->created_packets == m->packets) {
@@ -593,23 +545,22 @@ static void workload_nic_inject(struct sim *sim, int32_t node, uint64_t now, uin
     }
 }
 
-static bool workload_nic_cycle(struct sim *sim, int32_t node)
+static bool workload_nic_cycle(struct workload *w, struct network *net, int32_t node)
 {
-    struct workload *w = sim->workload;
     struct workload_nic *nic = &w->nic[node];
     struct link_rate rate = w->node_rate;
-    uint64_t now = sim->cycle, now_tick = now * rate.num;
+    uint64_t now = net->cycle, now_tick = now * rate.num;
     if (nic->free_tick < now_tick + rate.num && workload_nic_next(w, nic, node)) /* ready */
-        workload_nic_inject(sim, node, now, now_tick);
+        workload_nic_inject(w, net, node, now, now_tick);
     if (nic->head || nic->response_head)
         return true;
     nic->active = false;
     return false;
 }
 
-void workload_throttle_rates(const struct sim *sim, int job, double *final_rate, double *mean_rate)
+void workload_throttle_rates(const struct workload *w, int job, uint64_t now, double *final_rate,
+                             double *mean_rate)
 {
-    const struct workload *w = sim->workload;
     const struct workload_job *jb = &w->jobs[job];
     *final_rate = *mean_rate = jb->throttle.rate;
     if (jb->throttle.kind != THROTTLE_AIMD || !w->throttle)
@@ -618,7 +569,7 @@ void workload_throttle_rates(const struct sim *sim, int job, double *final_rate,
     uint64_t windows = 0;
     for (int r = 0; r < jb->nranks; r++) {
         struct throttle_node n = w->throttle[jb->rank_node[r]]; /* a copy: the run is over */
-        throttle_node_advance(&n, &jb->throttle, sim->cycle);
+        throttle_node_advance(&n, &jb->throttle, now);
         final_sum += n.rate;
         rate_sum += n.rate_sum;
         windows += n.windows;
@@ -627,65 +578,61 @@ void workload_throttle_rates(const struct sim *sim, int job, double *final_rate,
     *mean_rate = windows ? rate_sum / (double)windows : *final_rate;
 }
 
-static void workload_start_closed(struct sim *sim)
+static void workload_start_closed(struct workload *w, struct network *net)
 {
-    struct workload *w = sim->workload;
     for (int j = 0; j < w->n_jobs; j++) {
         struct workload_job *jb = &w->jobs[j];
         if (jb->closed && jb->active) {
-            motif_run_start(jb->motif, sim->cycle);
-            jb->start_cycle = sim->cycle;
+            motif_run_start(jb->motif, net->cycle);
+            jb->start_cycle = net->cycle;
         }
     }
     w->started = true;
 }
 
-void workload_generate(struct sim *sim)
+void workload_generate(struct workload *w, struct network *net)
 {
-    struct workload *w = sim->workload;
-    if (w->has_closed && !w->started && sim->measuring)
-        workload_start_closed(sim);
-    for (int j = 0; j < w->n_jobs && sim->status == SIM_OK; j++) {
+    if (w->has_closed && !w->started && net->measuring)
+        workload_start_closed(w, net);
+    for (int j = 0; j < w->n_jobs && net->status == SIM_OK; j++) {
         if (!w->jobs[j].active)
             continue;
         if (!w->jobs[j].closed)
-            workload_open_loop_cycle(sim, j);
+            workload_open_loop_cycle(w, net, j);
         else if (w->started)
-            workload_closed_loop_cycle(sim, j);
+            workload_closed_loop_cycle(w, net, j);
     }
     int kept = 0;
-    for (int i = 0; i < w->n_active_nics && sim->status == SIM_OK; i++)
-        if (workload_nic_cycle(sim, w->active_nics[i]))
+    for (int i = 0; i < w->n_active_nics && net->status == SIM_OK; i++)
+        if (workload_nic_cycle(w, net, w->active_nics[i]))
             w->active_nics[kept++] = w->active_nics[i];
-    if (sim->status == SIM_OK)
+    if (net->status == SIM_OK)
         w->n_active_nics = kept;
 }
 
-void workload_packet_injected(struct sim *sim, uint32_t packet)
+void workload_packet_injected(struct workload *w, const struct network *net, uint32_t packet)
 {
-    struct workload *w = sim->workload;
-    const struct packet *pk = sim_packet(sim, packet);
+    const struct packet *pk = network_packet(net, packet);
     struct workload_job *jb = &w->jobs[w->node_job[pk->src]];
-    if (sim->measuring) {
+    if (net->measuring) {
         jb->stats.injected++;
-        jb->stats.injected_phits += (uint64_t)sim->packet_size;
+        jb->stats.injected_phits += (uint64_t)net->packet_size;
     }
-    uint32_t tag = sim->pool.tags[packet];
+    uint32_t tag = net->pool.tags[packet];
     if (!tag)
         return;
     struct workload_message *m = &w->messages[tag - 1];
     /* A send of a job with responses completes when its responses are in (message_answered). */
     if (++m->injected == m->packets && jb->closed && !jb->response_packets) {
-        motif_run_sent(jb->motif, m->src_rank, m->tag, sim->cycle);
-        workload_job_check_done(w, jb, sim->cycle);
+        motif_run_sent(jb->motif, m->src_rank, m->tag, net->cycle);
+        workload_job_check_done(w, jb, net->cycle);
     }
 }
 
 /* The last packet of a response arrived at the requester: one request packet answered, the
  * window opens by one; the last answer completes the request's send. */
-static void workload_response_done(struct sim *sim, uint32_t index)
+static void workload_response_done(struct workload *w, struct network *net, uint32_t index)
 {
-    struct workload *w = sim->workload;
     const struct workload_message *m = &w->messages[index];
     uint32_t request = m->request - 1;
     struct workload_message *r = &w->messages[request];
@@ -694,86 +641,83 @@ static void workload_response_done(struct sim *sim, uint32_t index)
     if (jb->app_aware) {
         struct workload_selector *sel = &w->selector[r->src_node];
         sel->responses[m->selected]++;
-        sel->latency[m->selected] += sim->cycle - m->request_cycle;
+        sel->latency[m->selected] += net->cycle - m->request_cycle;
     }
-    if (sim->measuring) {
+    if (net->measuring) {
         jb->stats.responses++;
-        jb->stats.request_response_cycles += sim->cycle - m->request_cycle;
+        jb->stats.request_response_cycles += net->cycle - m->request_cycle;
     }
     workload_message_free(w, index);
     if (++r->answered < r->packets)
         return;
     if (jb->closed) {
-        motif_run_sent(jb->motif, r->src_rank, r->tag, sim->cycle);
-        workload_job_check_done(w, jb, sim->cycle);
+        motif_run_sent(jb->motif, r->src_rank, r->tag, net->cycle);
+        workload_job_check_done(w, jb, net->cycle);
     }
     workload_message_free(w, request);
 }
 
-static void workload_message_done(struct sim *sim, uint32_t index)
+static void workload_message_done(struct workload *w, struct network *net, uint32_t index)
 {
-    struct workload *w = sim->workload;
     struct workload_message *m = &w->messages[index];
     struct workload_job *jb = &w->jobs[m->job];
     if (m->request) {
-        workload_response_done(sim, index);
+        workload_response_done(w, net, index);
         return;
     }
-    if (sim->measuring) {
+    if (net->measuring) {
         jb->stats.messages_delivered++;
-        if (latency_histogram_add(&jb->stats.message_latency, sim->cycle - m->created))
-            sim->status = SIM_NOMEM;
+        if (latency_histogram_add(&jb->stats.message_latency, net->cycle - m->created))
+            net->status = SIM_NOMEM;
     }
     if (jb->closed) {
-        motif_run_delivered(jb->motif, m->src_rank, m->dst_rank, m->tag, sim->cycle);
-        workload_job_check_done(w, jb, sim->cycle);
+        motif_run_delivered(jb->motif, m->src_rank, m->dst_rank, m->tag, net->cycle);
+        workload_job_check_done(w, jb, net->cycle);
     }
     if (!jb->response_packets) /* else freed with its last answer */
         workload_message_free(w, index);
 }
 
-void workload_packet_delivered(struct sim *sim, uint32_t packet, uint64_t latency)
+void workload_packet_delivered(struct workload *w, struct network *net, uint32_t packet,
+                               uint64_t latency)
 {
-    struct workload *w = sim->workload;
-    const struct packet *pk = sim_packet(sim, packet);
+    const struct packet *pk = network_packet(net, packet);
     struct workload_job *jb = &w->jobs[w->node_job[pk->src]];
     jb->in_network--;
-    if (sim->measuring) {
+    if (net->measuring) {
         jb->stats.delivered++;
-        jb->stats.delivered_phits += (uint64_t)sim->packet_size;
+        jb->stats.delivered_phits += (uint64_t)net->packet_size;
         jb->stats.misrouted_global += (pk->flags & PACKET_GLOBAL_MISROUTED) != 0;
         if (latency_histogram_add(&jb->stats.packet_latency, latency))
-            sim->status = SIM_NOMEM;
+            net->status = SIM_NOMEM;
     }
-    uint32_t tag = sim->pool.tags[packet];
+    uint32_t tag = net->pool.tags[packet];
     if (!tag)
         return;
     struct workload_message *m = &w->messages[tag - 1];
     if (!m->packets || m->delivered >= m->packets) {
         /* Cheap enough to check always: a message completes exactly once. */
-        snprintf(sim->message, sizeof sim->message,
+        snprintf(net->message, sizeof net->message,
                  "cycle %" PRIu64 ": packet %u of job '%s' arrived for message %u, which "
                  "already completed (a packet duplicated)",
-                 sim->cycle, pk->id, jb->cfg->name, tag - 1);
-        sim->status = SIM_INVARIANT;
+                 net->cycle, pk->id, jb->cfg->name, tag - 1);
+        net->status = SIM_INVARIANT;
         return;
     }
-    if (jb->response_packets && !m->request && workload_respond(sim, tag - 1, pk->gen_cycle))
+    if (jb->response_packets && !m->request && workload_respond(w, net, tag - 1, pk->gen_cycle))
         return;
     m = &w->messages[tag - 1]; /* workload_respond may have moved the messages */
     if (++m->delivered == m->packets)
-        workload_message_done(sim, tag - 1);
+        workload_message_done(w, net, tag - 1);
 }
 
-bool workload_finished(const struct sim *sim)
+bool workload_finished(const struct workload *w)
 {
-    const struct workload *w = sim->workload;
     return w->has_closed && w->started && w->running_closed == 0;
 }
 
-double workload_progress(const struct sim *sim)
+double workload_progress(const struct workload *w)
 {
-    const struct workload *w = sim->workload;
     if (!w->has_closed || !w->started)
         return -1;
     double least = 1;
@@ -788,20 +732,19 @@ double workload_progress(const struct sim *sim)
     return least;
 }
 
-bool workload_stuck(struct sim *sim, char *why, size_t len)
+bool workload_stuck(const struct workload *w, const struct network *net, char *why, size_t len)
 {
-    struct workload *w = sim->workload;
-    if (!w->has_closed || !w->started || w->running_closed == 0 || sim->in_network ||
+    if (!w->has_closed || !w->started || w->running_closed == 0 || net->in_network ||
         w->n_active_nics)
         return false;
     for (int j = 0; j < w->n_jobs; j++) {
-        struct workload_job *jb = &w->jobs[j];
+        const struct workload_job *jb = &w->jobs[j];
         if (jb->closed && jb->active && !jb->end_cycle &&
             motif_run_next_wake(jb->motif) != UINT64_MAX)
             return false;
     }
     for (int j = 0; j < w->n_jobs; j++) {
-        struct workload_job *jb = &w->jobs[j];
+        const struct workload_job *jb = &w->jobs[j];
         if (!jb->closed || !jb->active || jb->end_cycle)
             continue;
         char ranks[700];
@@ -809,7 +752,7 @@ bool workload_stuck(struct sim *sim, char *why, size_t len)
         snprintf(why, len,
                  "deadlock: job '%s' (motif %s) waits on its own dependencies with nothing in "
                  "the network at cycle %" PRIu64 ": %d ranks wait: %s",
-                 jb->cfg->name, job_motif(jb->cfg)->name, sim->cycle, waiting, ranks);
+                 jb->cfg->name, job_motif(jb->cfg)->name, net->cycle, waiting, ranks);
         return true;
     }
     return false;
@@ -817,10 +760,9 @@ bool workload_stuck(struct sim *sim, char *why, size_t len)
 
 /* ---- invariants ---- */
 
-int workload_check(const struct sim *sim, const uint32_t *message_found, const uint64_t *job_found,
-                   char *why, size_t len)
+int workload_check(const struct workload *w, const uint32_t *message_found,
+                   const uint64_t *job_found, char *why, size_t len)
 {
-    const struct workload *w = sim->workload;
     for (int j = 0; j < w->n_jobs; j++) {
         if (job_found[j] != w->jobs[j].in_network) {
             snprintf(why, len,

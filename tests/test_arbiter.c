@@ -70,8 +70,8 @@ static void test_transit_priority(void)
             if (o == 1)
                 CU_ASSERT_EQUAL(without, 0); /* age alone serves the oldest, an injection */
             /* Only injection requests: they are served. */
-            int alone = arbiter_pick_output(ops[o], 1ull | (1ull << 2), pointer, ages, true,
-                                            transit);
+            int alone =
+                arbiter_pick_output(ops[o], 1ull | (1ull << 2), pointer, ages, true, transit);
             CU_ASSERT(alone == 0 || alone == 2);
         }
 }
@@ -84,10 +84,14 @@ static void starvation_run(const char *arbiter, const char *priority, uint64_t *
 {
     char arb[64];
     snprintf(arb, sizeof arb, "router.arbiter=%s", arbiter);
-    const char *ov[] = {"topology.h=2",       "topology.a=4",
-                        "topology.p=2",       "traffic.pattern=adversarial",
-                        "traffic.load=0.3",   "sim.warmup_cycles=3000",
-                        "sim.measure_cycles=6000", arb,
+    const char *ov[] = {"topology.h=2",
+                        "topology.a=4",
+                        "topology.p=2",
+                        "traffic.pattern=adversarial",
+                        "traffic.load=0.3",
+                        "sim.warmup_cycles=3000",
+                        "sim.measure_cycles=6000",
+                        arb,
                         priority};
     struct sim_config cfg;
     char err[256];
@@ -95,12 +99,12 @@ static void starvation_run(const char *arbiter, const char *priority, uint64_t *
     struct sim *sim = sim_create(&cfg, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
-    int a = topology_group_routers(&sim->topo, 0);
-    *rout = sim->stats.router_injected[a - 1];
+    int a = topology_group_routers(&sim->net.topo, 0);
+    *rout = sim->net.counts.router_injected[a - 1];
     *others_min = UINT64_MAX;
     for (int r = 0; r < a - 1; r++)
-        if (sim->stats.router_injected[r] < *others_min)
-            *others_min = sim->stats.router_injected[r];
+        if (sim->net.counts.router_injected[r] < *others_min)
+            *others_min = sim->net.counts.router_injected[r];
     sim_destroy(sim);
 }
 

@@ -374,11 +374,11 @@ static struct sim *cascade_sim(struct sim_config *cfg, const char *const *extra,
 /* Steps until the packet count delivered reaches `count`; returns the cycle it happened. */
 static uint64_t step_until_delivered(struct sim *sim, uint64_t count)
 {
-    while (sim->stats.total_delivered < count) {
+    while (sim->net.counts.total_delivered < count) {
         CU_ASSERT_EQUAL_FATAL(sim_step(sim), SIM_OK);
-        CU_ASSERT_FATAL(sim->cycle < 1000);
+        CU_ASSERT_FATAL(sim->net.cycle < 1000);
     }
-    return sim->cycle - 1;
+    return sim->net.cycle - 1;
 }
 
 /* Zero-load ping-pong inside a group of the small cascade (2 rows x 4 routers), by the
@@ -405,14 +405,16 @@ static void test_zero_load_ping_pong(void)
         uint32_t ping_src = (uint32_t)pairs[i].src_router * 2,
                  ping_dst = (uint32_t)pairs[i].dst_router * 2 + 1;
         int local, global;
-        topology_min_hops(&sim->topo, pairs[i].src_router, pairs[i].dst_router, &local, &global);
+        topology_min_hops(&sim->net.topo, pairs[i].src_router, pairs[i].dst_router, &local,
+                          &global);
         CU_ASSERT_EQUAL(global, 0);
         CU_ASSERT_EQUAL(local, pairs[i].one_way == 29 ? 1 : 2);
-        CU_ASSERT_EQUAL_FATAL(sim_inject(sim, ping_src, ping_dst), 0);
+        CU_ASSERT_EQUAL_FATAL(network_inject(&sim->net, ping_src, ping_dst), 0);
         uint64_t ping_arrives = step_until_delivered(sim, 1);
         CU_ASSERT_EQUAL(ping_arrives, (uint64_t)pairs[i].one_way);
         CU_ASSERT_EQUAL(sim->stats.latency_sum, (uint64_t)pairs[i].one_way);
-        CU_ASSERT_EQUAL_FATAL(sim_inject(sim, ping_dst, ping_src), 0); /* at ping_arrives + 1 */
+        CU_ASSERT_EQUAL_FATAL(network_inject(&sim->net, ping_dst, ping_src),
+                              0); /* at ping_arrives + 1 */
         uint64_t pong_arrives = step_until_delivered(sim, 2);
         CU_ASSERT_EQUAL(pong_arrives, 2 * (uint64_t)pairs[i].one_way + 1);
         CU_ASSERT_EQUAL(sim_check_invariants(sim), 0);
@@ -455,18 +457,19 @@ struct observer {
     long packets, errors_ladder, errors_hops, errors_group, errors_reach, errors_val_landing;
 };
 
-static struct hop_trace *trace_of(struct observer *ob, const struct sim *sim, uint32_t index)
+static struct hop_trace *trace_of(struct observer *ob, const struct network *net, uint32_t index)
 {
     if (index >= ob->len)
-        test_grow_zeroed((void **)&ob->traces, &ob->len, sim->pool.capacity, sizeof *ob->traces);
+        test_grow_zeroed((void **)&ob->traces, &ob->len, net->pool.capacity, sizeof *ob->traces);
     return &ob->traces[index];
 }
 
 /* A hop's VC is its ladder entry's (a local misroute of in_transit: the last local entry at
  * or before its position); positions never go back. */
-static int on_ladder(const struct sim *sim, int cls, const struct route_choice *ch, int last_pos)
+static int on_ladder(const struct network *net, int cls, const struct route_choice *ch,
+                     int last_pos)
 {
-    const struct vc_ladder *l = &sim->ladder;
+    const struct vc_ladder *l = &net->ladder;
     if (ch->ladder_pos < last_pos || ch->ladder_pos == 0 || ch->ladder_pos > l->length)
         return 0;
     if (cls == PORT_GLOBAL)
@@ -474,23 +477,23 @@ static int on_ladder(const struct sim *sim, int cls, const struct route_choice *
                l->vc[ch->ladder_pos - 1] == ch->vc;
     for (int e = ch->ladder_pos - 1; e >= 0; e--)
         if (l->port_class[e] == PORT_LOCAL)
-            return l->vc[e] == ch->vc && ch->vc < sim->vcs_local;
+            return l->vc[e] == ch->vc && ch->vc < net->vcs_local;
     return 0;
 }
 
-static void observe_hop(void *ctx, const struct sim *sim, int router, int in_port, uint32_t index,
-                        const struct route_choice *ch)
+static void observe_hop(void *ctx, const struct network *net, int router, int in_port,
+                        uint32_t index, const struct route_choice *ch)
 {
     struct observer *ob = ctx;
-    const struct packet *pk = &sim->pool.packets[index];
-    const struct topology *t = &sim->topo;
-    struct hop_trace *tr = trace_of(ob, sim, index);
+    const struct packet *pk = &net->pool.packets[index];
+    const struct topology *t = &net->topo;
+    struct hop_trace *tr = trace_of(ob, net, index);
     int group = topology_group_of_router(t, router);
-    if (sim_port_class(sim, router, in_port) == PORT_NODE) {
+    if (network_port_class(net, router, in_port) == PORT_NODE) {
         memset(tr, 0, sizeof *tr);
         tr->group = group;
     }
-    int cls = sim_port_class(sim, router, ch->out_port);
+    int cls = network_port_class(net, router, ch->out_port);
     if (cls == PORT_NODE) {
         ob->packets++;
         ob->errors_reach += router != topology_router_of_node(t, (int)pk->dst);
@@ -503,7 +506,7 @@ static void observe_hop(void *ctx, const struct sim *sim, int router, int in_por
         group != tr->group)
         ob->errors_val_landing++;
     tr->hops++;
-    ob->errors_ladder += !on_ladder(sim, cls, ch, tr->last_pos);
+    ob->errors_ladder += !on_ladder(net, cls, ch, tr->last_pos);
     tr->last_pos = ch->ladder_pos;
     if (cls == PORT_GLOBAL) {
         tr->group = topology_group_of_router(t, topology_neighbour(t, router, ch->out_port));
@@ -547,10 +550,10 @@ static void test_paths_and_no_deadlock(void)
             struct observer ob = {.v = &variants[i]};
             struct sim *sim =
                 variant_sim(&cfg, &variants[i], patterns[p], "traffic.load=1.0", 4000);
-            CU_ASSERT_EQUAL(sim->vcs_local, sim->ladder.local_vcs);
-            CU_ASSERT_EQUAL(sim->vcs_global, sim->ladder.global_vcs);
-            sim->on_hop = observe_hop;
-            sim->on_hop_ctx = &ob;
+            CU_ASSERT_EQUAL(sim->net.vcs_local, sim->net.ladder.local_vcs);
+            CU_ASSERT_EQUAL(sim->net.vcs_global, sim->net.ladder.global_vcs);
+            sim->net.on_hop = observe_hop;
+            sim->net.on_hop_ctx = &ob;
             sim->check_invariants = true;
             sim->check_every = 10;
             enum sim_status status = sim_run(sim, NULL, NULL);
@@ -559,7 +562,7 @@ static void test_paths_and_no_deadlock(void)
                 fprintf(stderr,
                         "\n%s %s: status %d (%s) ladder %ld hops %ld group %ld reach %ld "
                         "val-landing %ld\n",
-                        variants[i].name, patterns[p], status, sim->message, ob.errors_ladder,
+                        variants[i].name, patterns[p], status, sim->net.message, ob.errors_ladder,
                         ob.errors_hops, ob.errors_group, ob.errors_reach, ob.errors_val_landing);
             CU_ASSERT_EQUAL(status, SIM_OK);
             CU_ASSERT(ob.packets > 1000);
@@ -603,7 +606,7 @@ static void test_min_adversarial_bound(void)
                            "traffic.load=0.6", "sim.warmup_cycles=2000", "sim.measure_cycles=4000"};
     struct sim *sim = cascade_sim(&cfg, extra, 5);
     CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
-    double accepted = (double)sim->stats.delivered_phits / (sim->topo.nodes * 4000.0);
+    double accepted = (double)sim->stats.delivered_phits / (sim->net.topo.nodes * 4000.0);
     printf("\n    MIN ADV+1 0.6 on the small cascade: accepted %.4f (bound 4/16 = 0.25)\n",
            accepted);
     CU_ASSERT(accepted <= 0.25 * 1.01);

@@ -449,13 +449,13 @@ static struct sim *dfp_sim(struct sim_config *cfg, const struct dfp_shape *s,
 static double dfp_accepted(const struct sim *sim)
 {
     return (double)sim->stats.delivered_phits /
-           (sim->topo.nodes * (double)sim->cfg->sim.measure_cycles);
+           (sim->net.topo.nodes * (double)sim->cfg->sim.measure_cycles);
 }
 
 static double dfp_offered(const struct sim *sim)
 {
-    return (double)(sim->stats.generated_phits + sim->stats.refused_phits) /
-           (sim->topo.nodes * (double)sim->cfg->sim.measure_cycles);
+    return (double)(sim->net.counts.generated_phits + sim->net.counts.refused_phits) /
+           (sim->net.topo.nodes * (double)sim->cfg->sim.measure_cycles);
 }
 
 struct dfp_result {
@@ -489,21 +489,21 @@ struct dfp_observer {
     long up_hops[TOPOLOGY_MAX_RADIX]; /* MIN: first hops from a leaf out of the group, by port */
 };
 
-static struct dfp_trace *dfp_trace_of(struct dfp_observer *ob, const struct sim *sim,
+static struct dfp_trace *dfp_trace_of(struct dfp_observer *ob, const struct network *net,
                                       uint32_t index)
 {
     if (index >= ob->traces_len)
-        test_grow_zeroed((void **)&ob->traces, &ob->traces_len, sim->pool.capacity,
+        test_grow_zeroed((void **)&ob->traces, &ob->traces_len, net->pool.capacity,
                          sizeof *ob->traces);
     return &ob->traces[index];
 }
 
 /* The hop's VC is the ladder entry it claims, climbed strictly. */
-static int dfp_on_ladder(const struct sim *sim, int router, const struct route_choice *ch,
+static int dfp_on_ladder(const struct network *net, int router, const struct route_choice *ch,
                          int last_pos)
 {
-    const struct vc_ladder *l = &sim->ladder;
-    int cls = sim_port_class(sim, router, ch->out_port), e = ch->ladder_pos - 1;
+    const struct vc_ladder *l = &net->ladder;
+    int cls = network_port_class(net, router, ch->out_port), e = ch->ladder_pos - 1;
     return ch->ladder_pos > last_pos && e < l->length && l->port_class[e] == cls &&
            l->vc[e] == ch->vc;
 }
@@ -511,10 +511,10 @@ static int dfp_on_ladder(const struct sim *sim, int router, const struct route_c
 /* FPAR leaves the minimal path only while on VL0 (ladder position <= 2), outside the
  * destination group: at a leaf or spine of the source group, or down from a spine of an
  * intermediate group. */
-static int dfp_fpar_may_misroute(const struct sim *sim, int router, const struct packet *pk,
+static int dfp_fpar_may_misroute(const struct network *net, int router, const struct packet *pk,
                                  int last_pos)
 {
-    const struct topology *t = &sim->topo;
+    const struct topology *t = &net->topo;
     int g = topology_group_of_router(t, router);
     if (last_pos > 2 || g == topology_group_of_node(t, (int)pk->dst))
         return 0;
@@ -522,15 +522,15 @@ static int dfp_fpar_may_misroute(const struct sim *sim, int router, const struct
            (topology_kind_of(t, router)->count[PORT_NODE] == 0 && last_pos == 2);
 }
 
-static void dfp_observe_hop(void *ctx, const struct sim *sim, int router, int in_port,
+static void dfp_observe_hop(void *ctx, const struct network *net, int router, int in_port,
                             uint32_t index, const struct route_choice *ch)
 {
     struct dfp_observer *ob = ctx;
-    const struct packet *pk = &sim->pool.packets[index];
-    const struct topology *t = &sim->topo;
-    struct dfp_trace *tr = dfp_trace_of(ob, sim, index);
-    int in_class = sim_port_class(sim, router, in_port),
-        cls = sim_port_class(sim, router, ch->out_port);
+    const struct packet *pk = &net->pool.packets[index];
+    const struct topology *t = &net->topo;
+    struct dfp_trace *tr = dfp_trace_of(ob, net, index);
+    int in_class = network_port_class(net, router, in_port),
+        cls = network_port_class(net, router, ch->out_port);
     if (in_class == PORT_NODE)
         memset(tr, 0, sizeof *tr);
     if (cls == PORT_NODE) {
@@ -541,12 +541,12 @@ static void dfp_observe_hop(void *ctx, const struct sim *sim, int router, int in
     }
     int dst = topology_router_of_node(t, (int)pk->dst);
     int minimal = (topology_min_ports(t, router, dst) >> ch->out_port) & 1;
-    ob->errors_ladder += !dfp_on_ladder(sim, router, ch, tr->last_pos);
+    ob->errors_ladder += !dfp_on_ladder(net, router, ch, tr->last_pos);
     if (!minimal) {
         ob->nonminimal_hops++;
         if (strcmp(ob->v->mechanism, "min") == 0 ||
             (strcmp(ob->v->mechanism, "fpar") == 0 &&
-             !dfp_fpar_may_misroute(sim, router, pk, tr->last_pos)))
+             !dfp_fpar_may_misroute(net, router, pk, tr->last_pos)))
             ob->errors_minimal++;
     }
     if (in_class == PORT_NODE && minimal && cls == PORT_LOCAL &&
@@ -562,8 +562,8 @@ static void check_paths(const struct dfp_variant *v, const char *pattern, double
     struct sim_config cfg;
     struct dfp_observer ob = {.v = v};
     struct sim *sim = dfp_sim(&cfg, &shapes[0], v, pattern, load, 0, 3000);
-    sim->on_hop = dfp_observe_hop;
-    sim->on_hop_ctx = &ob;
+    sim->net.on_hop = dfp_observe_hop;
+    sim->net.on_hop_ctx = &ob;
     CU_ASSERT_EQUAL(sim_run(sim, NULL, NULL), SIM_OK);
     if (ob.errors_ladder || ob.errors_length || ob.errors_minimal)
         fprintf(stderr, "\n%s %s: ladder %ld length %ld minimal %ld\n", v->name, pattern,
@@ -603,8 +603,8 @@ static void test_min_spread(void)
     struct sim_config cfg;
     struct dfp_observer ob = {.v = &variants[0]};
     struct sim *sim = dfp_sim(&cfg, &shapes[0], &variants[0], "uniform", 0.3, 0, 3000);
-    sim->on_hop = dfp_observe_hop;
-    sim->on_hop_ctx = &ob;
+    sim->net.on_hop = dfp_observe_hop;
+    sim->net.on_hop_ctx = &ob;
     CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
     int p = shapes[0].p, spines = shapes[0].spines;
     long total = 0;
@@ -644,8 +644,8 @@ static void test_min_choice_occupancy(void)
         struct sim *sim = sim_create(&cfg, err, sizeof err);
         CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
         struct dfp_observer ob = {.v = &variants[0]};
-        sim->on_hop = dfp_observe_hop;
-        sim->on_hop_ctx = &ob;
+        sim->net.on_hop = dfp_observe_hop;
+        sim->net.on_hop_ctx = &ob;
         CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
         CU_ASSERT_EQUAL(ob.errors_ladder, 0);
         CU_ASSERT_EQUAL(ob.errors_minimal, 0);
@@ -710,7 +710,7 @@ static void test_bounds(void)
         struct sim_config cfg;
         struct sim *sim = dfp_sim(&cfg, &shapes[0], &v, cases[i].pattern, 0.1, 0, 10);
         struct bounds_throughput b;
-        CU_ASSERT_EQUAL_FATAL(bounds_throughput(&cfg, &sim->topo, &b), 0);
+        CU_ASSERT_EQUAL_FATAL(bounds_throughput(&cfg, &sim->net.topo, &b), 0);
         CU_ASSERT_DOUBLE_EQUAL(b.load, cases[i].load, 1e-9);
         sim_destroy(sim);
     }
@@ -752,7 +752,7 @@ static void test_fairness_counts_leaves(void)
     struct sim *sim = dfp_sim(&cfg, &shapes[0], &variants[3], "uniform", 0.4, 2000, 4000);
     CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
     struct result res;
-    CU_ASSERT_EQUAL_FATAL(stats_summarize(sim, &res), 0);
+    CU_ASSERT_EQUAL_FATAL(sim_summarize(sim, &res), 0);
     const struct fairness *f = &res.fairness;
     printf("\n    UN 0.4: min injected %.4f of %.4f, Max/Min %.3f, CoV %.4f\n",
            f->min_injected_load, res.offered, f->max_min, f->cov);
@@ -765,7 +765,7 @@ static void test_fairness_counts_leaves(void)
     for (int i = 0; i < res.a; i++)
         CU_ASSERT(res.group0_injected_load[i] >= 0.85 * res.offered);
     /* per_router_injected still lists every router by id: the spines' entries are 0 */
-    int spine = sim->topo.group_first_router[0] + shapes[0].leaves;
+    int spine = sim->net.topo.group_first_router[0] + shapes[0].leaves;
     CU_ASSERT_EQUAL(res.per_router_injected[spine], 0);
     result_free(&res);
     sim_destroy(sim);
@@ -815,13 +815,14 @@ static void check_no_deadlock(const struct dfp_shape *s, const struct dfp_varian
     for (int p = 0; p < 2; p++) {
         struct sim_config cfg;
         struct sim *sim = dfp_sim(&cfg, s, v, patterns[p], 1.0, 0, 6000);
-        CU_ASSERT_EQUAL(sim->vcs_local, sim->ladder.local_vcs);
-        CU_ASSERT_EQUAL(sim->vcs_global, sim->ladder.global_vcs);
+        CU_ASSERT_EQUAL(sim->net.vcs_local, sim->net.ladder.local_vcs);
+        CU_ASSERT_EQUAL(sim->net.vcs_global, sim->net.ladder.global_vcs);
         sim->check_invariants = true;
         sim->check_every = 25;
         enum sim_status status = sim_run(sim, NULL, NULL);
         if (status != SIM_OK)
-            fprintf(stderr, "\n%s %s %s: %s\n", v->name, s->arrangement, patterns[p], sim->message);
+            fprintf(stderr, "\n%s %s %s: %s\n", v->name, s->arrangement, patterns[p],
+                    sim->net.message);
         CU_ASSERT_EQUAL(status, SIM_OK);
         sim->check_every = 1;
         CU_ASSERT_EQUAL(sim_check_invariants(sim), 0);

@@ -35,14 +35,14 @@ static struct sim *test_inv_blank(struct sim_config *cfg, const char *mechanism)
 /* A generated packet in flight, at no place yet. */
 static uint32_t test_inv_packet(struct sim *sim, uint32_t src, uint32_t dst)
 {
-    uint32_t index = packet_alloc(&sim->pool);
+    uint32_t index = packet_alloc(&sim->net.pool);
     CU_ASSERT_FATAL(index != PACKET_NONE);
-    struct packet *pk = sim_packet(sim, index);
+    struct packet *pk = network_packet(&sim->net, index);
     pk->src = src;
     pk->dst = dst;
-    pk->gen_cycle = (uint32_t)sim->cycle;
-    sim->in_network++;
-    sim->stats.total_generated++;
+    pk->gen_cycle = (uint32_t)sim->net.cycle;
+    sim->net.in_network++;
+    sim->net.counts.total_generated++;
     return index;
 }
 
@@ -51,31 +51,31 @@ static uint32_t test_inv_packet(struct sim *sim, uint32_t src, uint32_t dst)
 static uint32_t test_inv_arrival(struct sim *sim, int router, int port, int vc, int ladder_pos,
                                  uint32_t delay)
 {
-    uint32_t index = test_inv_packet(sim, 0, (uint32_t)sim->topo.nodes - 1);
-    struct packet *pk = sim_packet(sim, index);
+    uint32_t index = test_inv_packet(sim, 0, (uint32_t)sim->net.topo.nodes - 1);
+    struct packet *pk = network_packet(&sim->net, index);
     pk->vc = (uint8_t)vc;
     pk->ladder_pos = (uint8_t)ladder_pos;
-    struct event *ev = event_wheel_add(&sim->wheel, sim->cycle + delay);
+    struct event *ev = event_wheel_add(&sim->net.wheel, sim->net.cycle + delay);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
     *ev = (struct event){.packet = index,
                          .router = (uint32_t)router,
                          .port = (uint8_t)port,
                          .vc = (uint8_t)vc,
                          .kind = EVENT_ARRIVAL};
-    int up = sim_vc_index(sim, topology_neighbour(&sim->topo, router, port),
-                          topology_neighbour_port(&sim->topo, router, port), vc);
-    sim->credits[up] -= sim->packet_size;
+    int up = network_vc_index(&sim->net, topology_neighbour(&sim->net.topo, router, port),
+                              topology_neighbour_port(&sim->net.topo, router, port), vc);
+    sim->net.credits[up] -= sim->net.packet_size;
     return index;
 }
 
 /* A credit on its way back to (router, output port, vc), due after `delay` cycles. */
 static void test_inv_credit(struct sim *sim, int router, int port, int vc, uint32_t delay)
 {
-    struct event *ev = event_wheel_add(&sim->wheel, sim->cycle + delay);
+    struct event *ev = event_wheel_add(&sim->net.wheel, sim->net.cycle + delay);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
     *ev = (struct event){
         .router = (uint32_t)router, .port = (uint8_t)port, .vc = (uint8_t)vc, .kind = EVENT_CREDIT};
-    sim->credits[sim_vc_index(sim, router, port, vc)] -= sim->packet_size;
+    sim->net.credits[network_vc_index(&sim->net, router, port, vc)] -= sim->net.packet_size;
 }
 
 static void test_inv_expect_ok(struct sim *sim, const char *what)
@@ -83,7 +83,7 @@ static void test_inv_expect_ok(struct sim *sim, const char *what)
     int rc = sim_check_invariants(sim);
     CU_ASSERT_EQUAL(rc, 0);
     if (rc)
-        fprintf(stderr, "\n  %s: unexpected: %s\n", what, sim->message);
+        fprintf(stderr, "\n  %s: unexpected: %s\n", what, sim->net.message);
 }
 
 /* The check fails and its message holds every fragment (NULL-terminated list). */
@@ -91,15 +91,15 @@ static void test_inv_expect_broken(struct sim *sim, const char *const *fragments
 {
     int rc = sim_check_invariants(sim);
     CU_ASSERT_EQUAL(rc, -1);
-    CU_ASSERT_EQUAL(sim->status, SIM_INVARIANT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(sim->message, "invariant broken at cycle "));
+    CU_ASSERT_EQUAL(sim->net.status, SIM_INVARIANT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim->net.message, "invariant broken at cycle "));
     for (int i = 0; fragments[i]; i++) {
-        bool found = strstr(sim->message, fragments[i]) != NULL;
+        bool found = strstr(sim->net.message, fragments[i]) != NULL;
         CU_ASSERT(found);
         if (!found)
-            fprintf(stderr, "\n  expected '%s' in: %s\n", fragments[i], sim->message);
+            fprintf(stderr, "\n  expected '%s' in: %s\n", fragments[i], sim->net.message);
     }
-    sim->status = SIM_OK;
+    sim->net.status = SIM_OK;
 }
 
 /* ---- links ---- */
@@ -109,7 +109,7 @@ static void test_inv_link_spacing(void)
 {
     struct sim_config cfg;
     struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=min");
-    int port = topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], size = sim->packet_size;
+    int port = topology_kind_of(&sim->net.topo, 0)->first[PORT_LOCAL], size = sim->net.packet_size;
     test_inv_arrival(sim, 0, port, 0, 1, 1);
     test_inv_arrival(sim, 0, port, 0, 1, 1 + (uint32_t)size);
     test_inv_expect_ok(sim, "a packet apart");
@@ -120,7 +120,7 @@ static void test_inv_link_spacing(void)
     uint32_t second = test_inv_arrival(sim, 0, port, 0, 1, 1 + (uint32_t)size);
     char expected[128];
     snprintf(expected, sizeof expected, "router 0 port %d vc 0: packet %u arrives %d cycles after",
-             port, sim_packet(sim, second)->id, size - 1);
+             port, network_packet(&sim->net, second)->id, size - 1);
     test_inv_expect_broken(sim, (const char *[]){expected, "same link", NULL});
     sim_destroy(sim);
 }
@@ -132,11 +132,11 @@ static void test_inv_event_horizon(void)
 {
     struct sim_config cfg;
     struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=min");
-    int local = topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL],
-        global = topology_kind_of(&sim->topo, 0)->first[PORT_GLOBAL];
+    int local = topology_kind_of(&sim->net.topo, 0)->first[PORT_LOCAL],
+        global = topology_kind_of(&sim->net.topo, 0)->first[PORT_GLOBAL];
     int latency = cfg.links.local_latency, glatency = cfg.links.global_latency;
-    int tail = sim->packet_size - cfg.router.latency + 1;
-    int credit = latency + (tail > sim->xbar_cycles ? tail : sim->xbar_cycles);
+    int tail = sim->net.packet_size - cfg.router.latency + 1;
+    int credit = latency + (tail > sim->net.xbar_cycles ? tail : sim->net.xbar_cycles);
     test_inv_arrival(sim, 0, local, 0, 1, (uint32_t)latency);
     test_inv_arrival(sim, 0, global, 0, 2, (uint32_t)glatency);
     test_inv_credit(sim, 1, local, 1, (uint32_t)credit);
@@ -154,7 +154,7 @@ static void test_inv_event_horizon(void)
 
     /* An event pushed for a cycle already processed lands a whole turn of the wheel ahead. */
     sim = test_inv_blank(&cfg, "routing.mechanism=min");
-    test_inv_arrival(sim, 0, local, 0, 1, sim->wheel.mask);
+    test_inv_arrival(sim, 0, local, 0, 1, sim->net.wheel.mask);
     test_inv_expect_broken(sim, (const char *[]){"beyond", NULL});
     sim_destroy(sim);
 }
@@ -164,9 +164,9 @@ static void test_inv_event_count(void)
 {
     struct sim_config cfg;
     struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=min");
-    test_inv_arrival(sim, 0, topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], 0, 1, 3);
+    test_inv_arrival(sim, 0, topology_kind_of(&sim->net.topo, 0)->first[PORT_LOCAL], 0, 1, 3);
     test_inv_expect_ok(sim, "one event");
-    sim->wheel.pending++;
+    sim->net.wheel.pending++;
     test_inv_expect_broken(sim, (const char *[]){"1 events in the wheel, 2 counted", NULL});
     sim_destroy(sim);
 }
@@ -187,14 +187,14 @@ static void test_inv_ladder_strict(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct sim_config cfg;
         struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=min");
-        int port = cases[i].global ? topology_kind_of(&sim->topo, 0)->first[PORT_GLOBAL]
-                                   : topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL];
+        int port = cases[i].global ? topology_kind_of(&sim->net.topo, 0)->first[PORT_GLOBAL]
+                                   : topology_kind_of(&sim->net.topo, 0)->first[PORT_LOCAL];
         uint32_t index = test_inv_arrival(sim, 0, port, cases[i].vc, cases[i].ladder_pos, 1);
         char expected[160];
         snprintf(expected, sizeof expected,
                  "router 0 port %d vc %d: packet %u (0->71) in the link into is off the ladder "
                  "of routing 'min' (ladder position %d)",
-                 port, cases[i].vc, sim_packet(sim, index)->id, cases[i].ladder_pos);
+                 port, cases[i].vc, network_packet(&sim->net, index)->id, cases[i].ladder_pos);
         if (cases[i].ok)
             test_inv_expect_ok(sim, "ladder");
         else
@@ -213,8 +213,8 @@ static void test_inv_ladder_olm_reuse(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct sim_config cfg;
         struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=in_transit");
-        test_inv_arrival(sim, 0, topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], cases[i].vc,
-                         cases[i].ladder_pos, 1);
+        test_inv_arrival(sim, 0, topology_kind_of(&sim->net.topo, 0)->first[PORT_LOCAL],
+                         cases[i].vc, cases[i].ladder_pos, 1);
         if (cases[i].ok)
             test_inv_expect_ok(sim, "OLM reuse");
         else
@@ -226,7 +226,7 @@ static void test_inv_ladder_olm_reuse(void)
     /* The same position after a global hop is an error for a mechanism without OLM. */
     struct sim_config cfg;
     struct sim *sim = test_inv_blank(&cfg, "routing.mechanism=min");
-    test_inv_arrival(sim, 0, topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], 0, 2, 1);
+    test_inv_arrival(sim, 0, topology_kind_of(&sim->net.topo, 0)->first[PORT_LOCAL], 0, 2, 1);
     test_inv_expect_broken(sim, (const char *[]){"off the ladder of routing 'min'", NULL});
     sim_destroy(sim);
 }
@@ -247,16 +247,17 @@ static struct sim *test_inv_running(struct sim_config *cfg, int cycles)
 /* The first packet found in an input buffer of class cls; sets router, port and vc. */
 static struct packet *test_inv_find(struct sim *sim, int cls, int *router, int *port, int *vc)
 {
-    for (int r = 0; r < sim->topo.routers; r++)
-        for (int p = 0; p < sim->topo.radix; p++)
-            for (int v = 0;
-                 v < sim_layout_of(sim, r)->port_vcs[p] && (int)sim_port_class(sim, r, p) == cls;
+    for (int r = 0; r < sim->net.topo.routers; r++)
+        for (int p = 0; p < sim->net.topo.radix; p++)
+            for (int v = 0; v < network_layout_of(&sim->net, r)->port_vcs[p] &&
+                            (int)network_port_class(&sim->net, r, p) == cls;
                  v++) {
-                const struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, p, v)];
+                const struct packet_ring *ring =
+                    &sim->net.input_vc[network_vc_index(&sim->net, r, p, v)];
                 if (!ring->count)
                     continue;
                 *router = r, *port = p, *vc = v;
-                return sim_packet(sim, ring_front(ring));
+                return network_packet(&sim->net, ring_front(ring));
             }
     return NULL;
 }
@@ -269,8 +270,9 @@ static void test_inv_injection_vc(void)
     int r, port, vc;
     struct packet *pk = test_inv_find(sim, PORT_NODE, &r, &port, &vc);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pk);
-    uint32_t dst = pk->dst, per_vc = (uint32_t)sim->topo.nodes / (uint32_t)sim->vcs_injection;
-    pk->dst = ((uint32_t)vc + 1) % (uint32_t)sim->vcs_injection * per_vc;
+    uint32_t dst = pk->dst,
+             per_vc = (uint32_t)sim->net.topo.nodes / (uint32_t)sim->net.vcs_injection;
+    pk->dst = ((uint32_t)vc + 1) % (uint32_t)sim->net.vcs_injection * per_vc;
     char expected[96];
     snprintf(expected, sizeof expected, "router %d port %d vc %d: packet %u", r, port, vc, pk->id);
     test_inv_expect_broken(sim, (const char *[]){expected,
@@ -297,7 +299,7 @@ static void test_inv_packet_fields(void)
     test_inv_expect_broken(sim, (const char *[]){expected, NULL});
     pk->vc ^= 1;
     uint32_t born = pk->gen_cycle;
-    pk->gen_cycle = (uint32_t)sim->cycle + 1;
+    pk->gen_cycle = (uint32_t)sim->net.cycle + 1;
     snprintf(expected, sizeof expected,
              "router %d port %d vc %d: packet %u in the input buffer "
              "was generated at cycle %u, after the current cycle",
@@ -313,16 +315,16 @@ static void test_inv_credit_range(void)
 {
     struct sim_config cfg;
     struct sim *sim = test_inv_running(&cfg, 200);
-    int port = topology_kind_of(&sim->topo, 0)->first[PORT_GLOBAL];
-    int idx = sim_vc_index(sim, 5, port, 0), saved = sim->credits[idx];
-    sim->credits[idx] = cfg.buffers.global + sim->packet_size;
+    int port = topology_kind_of(&sim->net.topo, 0)->first[PORT_GLOBAL];
+    int idx = network_vc_index(&sim->net, 5, port, 0), saved = sim->net.credits[idx];
+    sim->net.credits[idx] = cfg.buffers.global + sim->net.packet_size;
     char expected[96];
     snprintf(expected, sizeof expected, "router 5 port %d vc 0: %d credits outside [0, %d]", port,
-             cfg.buffers.global + sim->packet_size, cfg.buffers.global);
+             cfg.buffers.global + sim->net.packet_size, cfg.buffers.global);
     test_inv_expect_broken(sim, (const char *[]){expected, NULL});
-    sim->credits[idx] = -1;
+    sim->net.credits[idx] = -1;
     test_inv_expect_broken(sim, (const char *[]){"-1 credits outside", NULL});
-    sim->credits[idx] = saved;
+    sim->net.credits[idx] = saved;
     test_inv_expect_ok(sim, "restored");
     sim_destroy(sim);
 }
@@ -332,7 +334,8 @@ static void test_inv_check_every(void)
 {
     struct sim_config cfg;
     struct sim *sim = test_inv_running(&cfg, 301);
-    sim->credits[sim_vc_index(sim, 0, topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], 0)] -= 1;
+    sim->net.credits[network_vc_index(
+        &sim->net, 0, topology_kind_of(&sim->net.topo, 0)->first[PORT_LOCAL], 0)] -= 1;
     sim->check_every = 7; /* 301 = 7 * 43 */
     test_inv_expect_broken(sim, (const char *[]){"credits", NULL});
     sim->check_every = 10;
@@ -372,7 +375,7 @@ static void test_inv_every_routing(void)
         enum sim_status status = sim_run(sim, NULL, NULL);
         CU_ASSERT_EQUAL(status, SIM_OK);
         if (status != SIM_OK)
-            fprintf(stderr, "\n  %s %s: %s\n", variants[i][0], variants[i][1], sim->message);
+            fprintf(stderr, "\n  %s %s: %s\n", variants[i][0], variants[i][1], sim->net.message);
         CU_ASSERT(sim->stats.delivered > 100);
         sim_destroy(sim);
     }
@@ -386,26 +389,26 @@ static void test_inv_head_cache(void)
     struct sim *sim = test_inv_running(&cfg, 200);
     int r, port, vc;
     CU_ASSERT_PTR_NOT_NULL_FATAL(test_inv_find(sim, PORT_LOCAL, &r, &port, &vc));
-    struct packet_ring *ring = &sim->input_vc[sim_vc_index(sim, r, port, vc)];
+    struct packet_ring *ring = &sim->net.input_vc[network_vc_index(&sim->net, r, port, vc)];
     ring->head_ready++;
     test_inv_expect_broken(sim, (const char *[]){"cached head ready", NULL});
     ring->head_ready--;
     ring->head_packet ^= 1;
     test_inv_expect_broken(sim, (const char *[]){"cached head", NULL});
     ring->head_packet ^= 1;
-    uint32_t *next = &sim->input_next[r * sim->topo.radix + port], saved = *next;
+    uint32_t *next = &sim->net.input_next[r * sim->net.topo.radix + port], saved = *next;
     *next = UINT32_MAX;
     test_inv_expect_broken(sim, (const char *[]){"next-request bound", NULL});
     *next = saved;
     test_inv_expect_ok(sim, "restored");
 
     struct port_state *out = NULL;
-    for (int k = 0; k < sim->topo.routers * sim->topo.radix && !out; k++)
-        if (sim->ports[k].output.count)
-            out = &sim->ports[k];
+    for (int k = 0; k < sim->net.topo.routers * sim->net.topo.radix && !out; k++)
+        if (sim->net.ports[k].output.count)
+            out = &sim->net.ports[k];
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     uint32_t saved_ready = out->output.head_ready;
-    out->output.head_ready = sim_packet(sim, ring_front(&out->output))->ready_cycle - 1;
+    out->output.head_ready = network_packet(&sim->net, ring_front(&out->output))->ready_cycle - 1;
     test_inv_expect_broken(sim, (const char *[]){"may leave at", NULL});
     out->output.head_ready = saved_ready;
     test_inv_expect_ok(sim, "restored output");

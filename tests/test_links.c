@@ -41,9 +41,9 @@ static uint64_t saturate_local_link(const char *bandwidth, int warmup, int windo
                         measure};
     struct sim_config cfg;
     struct sim *sim = links_sim(&cfg, ov, (int)(sizeof ov / sizeof ov[0]));
-    while (sim->cycle < sim->total_cycles) {
+    while (sim->net.cycle < sim->total_cycles) {
         for (uint32_t n = 0; n < 4; n++)
-            sim_inject(sim, n, 4 + n); /* refused once the queue is full */
+            network_inject(&sim->net, n, 4 + n); /* refused once the queue is full */
         CU_ASSERT_EQUAL_FATAL(sim_step(sim), SIM_OK);
     }
     uint64_t phits = sim->stats.delivered_phits;
@@ -92,10 +92,10 @@ static void test_min_adversarial_scales(void)
         struct sim_config cfg;
         struct sim *sim = links_sim(&cfg, ov, (int)(sizeof ov / sizeof ov[0]));
         CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
-        double accepted = (double)sim->stats.delivered_phits / (sim->topo.nodes * 6000.0);
+        double accepted = (double)sim->stats.delivered_phits / (sim->net.topo.nodes * 6000.0);
         double bound = cfg.links.bandwidth_global / (6 * 3);
         struct bounds_throughput b;
-        CU_ASSERT_EQUAL(bounds_throughput(&cfg, &sim->topo, &b), 0);
+        CU_ASSERT_EQUAL(bounds_throughput(&cfg, &sim->net.topo, &b), 0);
         CU_ASSERT_DOUBLE_EQUAL(b.load, bound, 1e-12);
         printf("\n    MIN ADV+1, global links of %.2f: accepted %.5f, bound b/(a*p) = %.5f",
                cfg.links.bandwidth_global, accepted, bound);
@@ -124,20 +124,20 @@ static void test_lone_packet_latency(void)
                                 bandwidths[b][0], bandwidths[b][1],      bandwidths[b][2]};
             struct sim_config cfg;
             struct sim *sim = links_sim(&cfg, ov, (int)(sizeof ov / sizeof ov[0]));
-            CU_ASSERT_EQUAL_FATAL(sim_inject(sim, pairs[i][0], pairs[i][1]), 0);
-            while (sim->stats.total_delivered == 0 && sim->cycle < 2000)
+            CU_ASSERT_EQUAL_FATAL(network_inject(&sim->net, pairs[i][0], pairs[i][1]), 0);
+            while (sim->net.counts.total_delivered == 0 && sim->net.cycle < 2000)
                 CU_ASSERT_EQUAL_FATAL(sim_step(sim), SIM_OK);
-            const struct topology *t = &sim->topo;
+            const struct topology *t = &sim->net.topo;
             double expected =
                 bounds_pair_latency(&cfg, t, topology_router_of_node(t, (int)pairs[i][0]),
                                     topology_router_of_node(t, (int)pairs[i][1]));
             /* Delivered in the cycle the tail arrives: generated at 0, so that is its age. */
-            CU_ASSERT_EQUAL(sim->stats.total_delivered, 1);
-            CU_ASSERT_EQUAL((double)sim->cycle - 1, expected);
-            if ((double)sim->cycle - 1 != expected)
+            CU_ASSERT_EQUAL(sim->net.counts.total_delivered, 1);
+            CU_ASSERT_EQUAL((double)sim->net.cycle - 1, expected);
+            if ((double)sim->net.cycle - 1 != expected)
                 fprintf(stderr, "\n  %s %s %s, %u -> %u: delivered at %lu, model %.0f\n",
                         bandwidths[b][0], bandwidths[b][1], bandwidths[b][2], pairs[i][0],
-                        pairs[i][1], (unsigned long)sim->cycle - 1, expected);
+                        pairs[i][1], (unsigned long)sim->net.cycle - 1, expected);
             sim_destroy(sim);
         }
 }
@@ -163,7 +163,7 @@ static void test_invariants_fractional(void)
         sim->check_invariants = true;
         enum sim_status status = sim_run(sim, NULL, NULL);
         if (status != SIM_OK)
-            fprintf(stderr, "\n  %s: %s\n", routings[i], sim->message);
+            fprintf(stderr, "\n  %s: %s\n", routings[i], sim->net.message);
         CU_ASSERT_EQUAL(status, SIM_OK);
         CU_ASSERT(sim->stats.delivered > 1000);
         sim_destroy(sim);
@@ -183,16 +183,16 @@ struct links_credit_trace {
     int hops;
 };
 
-static void links_on_hop(void *ctx, const struct sim *sim, int router, int in_port, uint32_t packet,
-                         const struct route_choice *choice)
+static void links_on_hop(void *ctx, const struct network *net, int router, int in_port,
+                         uint32_t packet, const struct route_choice *choice)
 {
     (void)in_port;
     (void)packet;
     struct links_credit_trace *tr = ctx;
-    int cls = topology_port_class(&sim->topo, router, choice->out_port);
+    int cls = topology_port_class(&net->topo, router, choice->out_port);
     if (cls != PORT_NODE && tr->hops < 8)
         tr->hop[tr->hops++] =
-            (struct links_credit_hop){router, choice->out_port, choice->vc, cls, sim->cycle, 0};
+            (struct links_credit_hop){router, choice->out_port, choice->vc, cls, net->cycle, 0};
 }
 
 /* Sends one packet from node 0 to a node of another group (local, global, local hops) and
@@ -205,18 +205,19 @@ static void links_measure_round_trip(const char *const *ov, int n, int round_tri
     struct sim_config cfg;
     struct sim *sim = links_sim(&cfg, ov, n);
     struct links_credit_trace tr = {.hops = 0};
-    sim->on_hop = links_on_hop;
-    sim->on_hop_ctx = &tr;
+    sim->net.on_hop = links_on_hop;
+    sim->net.on_hop_ctx = &tr;
     uint32_t dst = (uint32_t)(5 * cfg.topology.p * 12 + 5 * cfg.topology.p); /* group 5 */
-    CU_ASSERT_EQUAL_FATAL(sim_inject(sim, 0, dst), 0);
-    while (sim->cycle < 2000) {
+    CU_ASSERT_EQUAL_FATAL(network_inject(&sim->net, 0, dst), 0);
+    while (sim->net.cycle < 2000) {
         CU_ASSERT_EQUAL_FATAL(sim_step(sim), SIM_OK);
         for (int i = 0; i < tr.hops; i++) {
             const struct links_credit_hop *h = &tr.hop[i];
             int full = h->cls == PORT_LOCAL ? cfg.buffers.local : cfg.buffers.global;
-            int32_t credits = sim->credits[sim_vc_index(sim, h->router, h->port, h->vc)];
-            if (!tr.hop[i].back && sim->cycle - 1 > h->taken && credits == full)
-                tr.hop[i].back = sim->cycle - 1;
+            int32_t credits =
+                sim->net.credits[network_vc_index(&sim->net, h->router, h->port, h->vc)];
+            if (!tr.hop[i].back && sim->net.cycle - 1 > h->taken && credits == full)
+                tr.hop[i].back = sim->net.cycle - 1;
         }
     }
     CU_ASSERT_EQUAL(tr.hops, 3); /* l-g-l */
@@ -329,13 +330,13 @@ static void links_check_saturation(const char *const *ov, int n, double expected
     struct sim_config cfg;
     struct sim *sim = links_sim(&cfg, ov, n);
     struct bounds_throughput b;
-    CU_ASSERT_EQUAL_FATAL(bounds_throughput(&cfg, &sim->topo, &b), 0);
+    CU_ASSERT_EQUAL_FATAL(bounds_throughput(&cfg, &sim->net.topo, &b), 0);
     CU_ASSERT_DOUBLE_EQUAL(b.load, expected, 1e-12);
     CU_ASSERT_PTR_NOT_NULL(strstr(b.formula, "r_global * 1/(a*p)"));
     CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
-    double cells = (double)sim->topo.nodes * window;
+    double cells = (double)sim->net.topo.nodes * window;
     double accepted = (double)sim->stats.delivered_phits / cells;
-    double edges = (double)sim->topo.groups * cfg.buffers.global / cells;
+    double edges = (double)sim->net.topo.groups * cfg.buffers.global / cells;
     printf("\n    %s, %s: accepted %.5f, bound %.5f (%.1f %%)", ov[n - 2], ov[n - 1], accepted,
            expected, 100 * accepted / expected);
     CU_ASSERT(accepted <= expected + edges);

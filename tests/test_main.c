@@ -37,6 +37,7 @@ static const struct {
     {"requests", test_requests_register},
     {"job_inputs", test_job_inputs_register},
     {"layering", test_layering_register},
+    {"layers", test_layers_register},
 };
 
 int main(int argc, char **argv)

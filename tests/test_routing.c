@@ -51,36 +51,36 @@ struct observer {
         nonminimal_packets, local_misrouted_packets, crg_beyond_entry;
 };
 
-static struct trace *trace_of(struct observer *ob, const struct sim *sim, uint32_t index)
+static struct trace *trace_of(struct observer *ob, const struct network *net, uint32_t index)
 {
     if (index >= ob->traces_len)
-        test_grow_zeroed((void **)&ob->traces, &ob->traces_len, sim->pool.capacity,
+        test_grow_zeroed((void **)&ob->traces, &ob->traces_len, net->pool.capacity,
                          sizeof *ob->traces);
     return &ob->traces[index];
 }
 
 /* VC check: a global hop uses ladder entry ladder_pos-1; a local hop uses the VC of the last
  * local entry before its new position (its own entry, or the one OLM's reuse rule names). */
-static int hop_on_ladder(const struct sim *sim, int router, const struct route_choice *ch,
+static int hop_on_ladder(const struct network *net, int router, const struct route_choice *ch,
                          int last_pos)
 {
-    const struct vc_ladder *l = &sim->ladder;
-    int cls = sim_port_class(sim, router, ch->out_port);
+    const struct vc_ladder *l = &net->ladder;
+    int cls = network_port_class(net, router, ch->out_port);
     if (ch->ladder_pos < last_pos || ch->ladder_pos == 0 || ch->ladder_pos > l->length)
         return 0;
     if (cls == PORT_GLOBAL)
         return ch->ladder_pos > last_pos && l->port_class[ch->ladder_pos - 1] == PORT_GLOBAL &&
-               l->vc[ch->ladder_pos - 1] == ch->vc && ch->vc < sim->vcs_global;
+               l->vc[ch->ladder_pos - 1] == ch->vc && ch->vc < net->vcs_global;
     for (int e = ch->ladder_pos - 1; e >= 0; e--)
         if (l->port_class[e] == PORT_LOCAL)
-            return l->vc[e] == ch->vc && ch->vc < sim->vcs_local;
+            return l->vc[e] == ch->vc && ch->vc < net->vcs_local;
     return 0;
 }
 
 /* Whether one of router's own global links leads to group g. */
-static int router_links_group(const struct sim *sim, int router, int g)
+static int router_links_group(const struct network *net, int router, int g)
 {
-    return topology_global_port_to_group(&sim->topo, router, g) >= 0;
+    return topology_global_port_to_group(&net->topo, router, g) >= 0;
 }
 
 /* CRG decided at the source (oblivious, piggyback): the intermediate is a random router of a
@@ -90,28 +90,28 @@ static int crg_at_source(const struct variant *v)
     return strcmp(v->policy, "crg") == 0 && strcmp(v->mechanism, "in_transit") != 0;
 }
 
-static void observe_ejection(struct observer *ob, const struct sim *sim, int router,
+static void observe_ejection(struct observer *ob, const struct network *net, int router,
                              const struct packet *pk, struct trace *tr)
 {
     ob->packets++;
-    ob->errors_reach += router != topology_router_of_node(&sim->topo, (int)pk->dst);
+    ob->errors_reach += router != topology_router_of_node(&net->topo, (int)pk->dst);
     ob->errors_hops += tr->hops > ob->v->max_hops;
     ob->errors_target += tr->target >= 0 && !tr->visited_target;
     ob->nonminimal_packets += tr->nonmin_global > 0;
     ob->local_misrouted_packets += tr->misroutes_local > 0;
 }
 
-static void observe_hop(void *ctx, const struct sim *sim, int router, int in_port, uint32_t index,
-                        const struct route_choice *ch)
+static void observe_hop(void *ctx, const struct network *net, int router, int in_port,
+                        uint32_t index, const struct route_choice *ch)
 {
     struct observer *ob = ctx;
-    const struct packet *pk = &sim->pool.packets[index];
-    const struct topology *t = &sim->topo;
-    struct trace *tr = trace_of(ob, sim, index);
+    const struct packet *pk = &net->pool.packets[index];
+    const struct topology *t = &net->topo;
+    struct trace *tr = trace_of(ob, net, index);
     int group = topology_group_of_router(t, router);
     int src_group = topology_group_of_node(t, (int)pk->src);
     int src_router = topology_router_of_node(t, (int)pk->src);
-    if (sim_port_class(sim, router, in_port) == PORT_NODE) {
+    if (network_port_class(net, router, in_port) == PORT_NODE) {
         memset(tr, 0, sizeof *tr);
         tr->target = pk->flags & PACKET_NONMINIMAL ? pk->target : -1;
         tr->misroute_group = -1;
@@ -119,20 +119,20 @@ static void observe_hop(void *ctx, const struct sim *sim, int router, int in_por
         tr->prev_class = -1;
         if (tr->target >= 0 && crg_at_source(ob->v)) {
             ob->errors_crg_adjacent +=
-                !router_links_group(sim, src_router, topology_group_of_router(t, tr->target));
+                !router_links_group(net, src_router, topology_group_of_router(t, tr->target));
             /* Not the entry router: the path takes a local hop in the intermediate group. */
-            ob->crg_beyond_entry += !router_links_group(sim, tr->target, src_group);
+            ob->crg_beyond_entry += !router_links_group(net, tr->target, src_group);
         }
     }
     if (router == tr->target)
         tr->visited_target = 1;
-    int cls = sim_port_class(sim, router, ch->out_port);
+    int cls = network_port_class(net, router, ch->out_port);
     if (cls == PORT_NODE) {
-        observe_ejection(ob, sim, router, pk, tr);
+        observe_ejection(ob, net, router, pk, tr);
         return;
     }
     tr->hops++;
-    ob->errors_ladder += !hop_on_ladder(sim, router, ch, tr->last_pos);
+    ob->errors_ladder += !hop_on_ladder(net, router, ch, tr->last_pos);
     tr->last_pos = ch->ladder_pos;
     int minimal =
         ch->out_port == topology_min_port(t, router, topology_router_of_node(t, (int)pk->dst));
@@ -201,8 +201,8 @@ static void check_paths(const char *net, const char *pattern, const char *load)
         struct sim_config cfg;
         struct observer ob = {.v = &variants[i]};
         struct sim *sim = variant_sim(&cfg, &variants[i], net, pattern, load, 0, 2500);
-        sim->on_hop = observe_hop;
-        sim->on_hop_ctx = &ob;
+        sim->net.on_hop = observe_hop;
+        sim->net.on_hop_ctx = &ob;
         enum sim_status status = sim_run(sim, NULL, NULL);
         if (status != SIM_OK || ob.errors_reach || ob.errors_hops || ob.errors_ladder ||
             ob.errors_global_outside_source || ob.errors_local_twice || ob.errors_target ||
@@ -210,7 +210,7 @@ static void check_paths(const char *net, const char *pattern, const char *load)
             fprintf(stderr,
                     "\n%s %s %s: status %d (%s) reach %ld hops %ld ladder %ld global-outside %ld "
                     "local-twice %ld target %ld crg-source %ld crg-adjacent %ld nrg-shape %ld\n",
-                    variants[i].name, net, pattern, status, sim->message, ob.errors_reach,
+                    variants[i].name, net, pattern, status, sim->net.message, ob.errors_reach,
                     ob.errors_hops, ob.errors_ladder, ob.errors_global_outside_source,
                     ob.errors_local_twice, ob.errors_target, ob.errors_crg_source,
                     ob.errors_crg_adjacent, ob.errors_nrg_shape);
@@ -269,13 +269,13 @@ static void test_rrg_uniform(void)
     struct sim_config cfg;
     struct sim *sim = variant_sim(&cfg, &variants[4], "medium", "traffic.pattern=uniform",
                                   "traffic.load=0.1", 0, 10);
-    CU_ASSERT_EQUAL_FATAL(sim->routing_env.global_policy, POLICY_RRG);
-    int G = sim->topo.groups, draws = 17000, count[64] = {0};
+    CU_ASSERT_EQUAL_FATAL(sim->net.routing_env.global_policy, POLICY_RRG);
+    int G = sim->net.topo.groups, draws = 17000, count[64] = {0};
     int src_router = 5, src_group = 0, dst_group = 7;
     for (int i = 0; i < draws; i++) {
-        int r = misroute_intermediate(&sim->routing_env, src_router, dst_group);
-        CU_ASSERT_FATAL(r >= 0 && r < sim->topo.routers);
-        count[topology_group_of_router(&sim->topo, r)]++;
+        int r = misroute_intermediate(&sim->net.routing_env, src_router, dst_group);
+        CU_ASSERT_FATAL(r >= 0 && r < sim->net.topo.routers);
+        count[topology_group_of_router(&sim->net.topo, r)]++;
     }
     CU_ASSERT_EQUAL(count[src_group], 0);
     CU_ASSERT_EQUAL(count[dst_group], 0);
@@ -297,24 +297,24 @@ static void test_crg_uniform(void)
     struct sim_config cfg;
     struct sim *sim = variant_sim(&cfg, &variants[3], "medium", "traffic.pattern=uniform",
                                   "traffic.load=0.1", 0, 10);
-    const struct topology *t = &sim->topo;
+    const struct topology *t = &sim->net.topo;
     const struct router_kind *kind = topology_kind_of(t, 0);
     int a = topology_group_routers(t, 0), draws = 12000, group_count[64] = {0},
         index_count[64] = {0};
     int src_router = 5, src_group = 0;
-    CU_ASSERT_EQUAL_FATAL(sim->routing_env.global_policy, POLICY_CRG);
+    CU_ASSERT_EQUAL_FATAL(sim->net.routing_env.global_policy, POLICY_CRG);
     /* A destination group linked to the source router: CRG must skip it, h-1 groups remain. */
     int dst_group =
         topology_group_of_router(t, topology_neighbour(t, src_router, kind->first[PORT_GLOBAL]));
     int linked = 0;
     for (int g = 0; g < t->groups; g++)
-        linked += g != dst_group && router_links_group(sim, src_router, g);
+        linked += g != dst_group && router_links_group(&sim->net, src_router, g);
     CU_ASSERT_EQUAL_FATAL(linked, kind->count[PORT_GLOBAL] - 1);
     for (int i = 0; i < draws; i++) {
-        int r = misroute_intermediate(&sim->routing_env, src_router, dst_group);
+        int r = misroute_intermediate(&sim->net.routing_env, src_router, dst_group);
         CU_ASSERT_FATAL(r >= 0 && r < t->routers);
         CU_ASSERT(r / a != dst_group && r / a != src_group);
-        CU_ASSERT(router_links_group(sim, src_router, r / a));
+        CU_ASSERT(router_links_group(&sim->net, src_router, r / a));
         group_count[r / a]++;
         index_count[r % a]++;
     }
@@ -339,7 +339,7 @@ static double accepted_of(const struct variant *v, const char *net, const char *
     struct sim_config cfg;
     struct sim *sim = variant_sim(&cfg, v, net, pattern, load, 2000, 3000);
     CU_ASSERT_EQUAL(sim_run(sim, NULL, NULL), SIM_OK);
-    double accepted = (double)sim->stats.delivered_phits / (sim->topo.nodes * 3000.0);
+    double accepted = (double)sim->stats.delivered_phits / (sim->net.topo.nodes * 3000.0);
     sim_destroy(sim);
     return accepted;
 }
@@ -373,7 +373,7 @@ static void test_crg_matches_rrg_advc(void)
         struct sim *sim = sim_create(&cfg, err, sizeof err);
         CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
         CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
-        acc[k] = (double)sim->stats.delivered_phits / (sim->topo.nodes * 3000.0);
+        acc[k] = (double)sim->stats.delivered_phits / (sim->net.topo.nodes * 3000.0);
         sim_destroy(sim);
     }
     double bound = 4.0 / (2 * 4), ratio = acc[0] / acc[1];
@@ -415,20 +415,20 @@ static void test_piggyback_flag_delay(void)
     struct sim *sim = variant_sim(&cfg, &variants[5], "medium", "traffic.pattern=uniform",
                                   "traffic.load=0", 0, 10);
     int owner = 5, observer = 2, L = cfg.links.local_latency;
-    int port = topology_kind_of(&sim->topo, owner)->first[PORT_GLOBAL] + 1;
+    int port = topology_kind_of(&sim->net.topo, owner)->first[PORT_GLOBAL] + 1;
     int saturate_at = 30;
     for (int c = 0; c < 80; c++) {
-        sim->cycle = (uint64_t)c;
+        sim->net.cycle = (uint64_t)c;
         if (c == saturate_at) /* the downstream buffer of VC 0 fills up */
-            sim->credits[sim_vc_index(sim, owner, port, 0)] = 0;
-        sim->routing->on_cycle(&sim->routing_env, sim->cycle);
-        uint64_t own = piggyback_flags_seen(&sim->routing_env, owner, owner);
-        uint64_t seen = piggyback_flags_seen(&sim->routing_env, observer, owner);
+            sim->net.credits[network_vc_index(&sim->net, owner, port, 0)] = 0;
+        sim->net.routing->on_cycle(&sim->net.routing_env, sim->net.cycle);
+        uint64_t own = piggyback_flags_seen(&sim->net.routing_env, owner, owner);
+        uint64_t seen = piggyback_flags_seen(&sim->net.routing_env, observer, owner);
         CU_ASSERT_EQUAL((own >> 1) & 1, c >= saturate_at);
         CU_ASSERT_EQUAL((seen >> 1) & 1, c >= saturate_at + L);
         CU_ASSERT_EQUAL(own & ~2ull, 0);
     }
-    sim->credits[sim_vc_index(sim, owner, port, 0)] = cfg.buffers.global;
+    sim->net.credits[network_vc_index(&sim->net, owner, port, 0)] = cfg.buffers.global;
     sim_destroy(sim);
 }
 
@@ -462,12 +462,12 @@ static void check_no_deadlock(const char *net, int cycles)
             struct sim_config cfg;
             struct sim *sim =
                 variant_sim(&cfg, &variants[i], net, patterns[p], "traffic.load=1.0", 0, cycles);
-            CU_ASSERT_EQUAL(sim->vcs_local, sim->ladder.local_vcs);
-            CU_ASSERT_EQUAL(sim->vcs_global, sim->ladder.global_vcs);
+            CU_ASSERT_EQUAL(sim->net.vcs_local, sim->net.ladder.local_vcs);
+            CU_ASSERT_EQUAL(sim->net.vcs_global, sim->net.ladder.global_vcs);
             enum sim_status status = sim_run(sim, NULL, NULL);
             if (status != SIM_OK)
                 fprintf(stderr, "\n%s %s %s: %s\n", variants[i].name, net, patterns[p],
-                        sim->message);
+                        sim->net.message);
             CU_ASSERT_EQUAL(status, SIM_OK);
             CU_ASSERT_EQUAL(sim_check_invariants(sim), 0);
             CU_ASSERT(sim->stats.delivered > 0);
@@ -492,12 +492,12 @@ static void test_watchdog_fires(void)
     struct sim_config cfg;
     struct sim *sim = variant_sim(&cfg, &variants[1], "small", "traffic.pattern=adversarial",
                                   "traffic.load=1.0", 0, 30000);
-    ladder_parse(&sim->ladder, "l0 g0 l0 g0 l0");
+    ladder_parse(&sim->net.ladder, "l0 g0 l0 g0 l0");
     enum sim_status status = sim_run(sim, NULL, NULL);
-    printf("\n    broken ladder: status %d at cycle %lu\n", status, (unsigned long)sim->cycle);
+    printf("\n    broken ladder: status %d at cycle %lu\n", status, (unsigned long)sim->net.cycle);
     CU_ASSERT_EQUAL(status, SIM_DEADLOCK);
-    CU_ASSERT_PTR_NOT_NULL(strstr(sim->message, "deadlock"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(sim->message, "router"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim->net.message, "deadlock"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim->net.message, "router"));
     sim_destroy(sim);
 }
 
@@ -524,10 +524,10 @@ static int test_route_reading(struct route_ctx *ctx, const struct packet *pk,
     return 0;
 }
 
-static void test_count_grant(void *ctx, const struct sim *sim, int router, int in_port,
+static void test_count_grant(void *ctx, const struct network *net, int router, int in_port,
                              uint32_t packet, const struct route_choice *choice)
 {
-    (void)sim, (void)router, (void)in_port, (void)packet, (void)choice;
+    (void)net, (void)router, (void)in_port, (void)packet, (void)choice;
     (*(long *)ctx)++;
 }
 
@@ -543,17 +543,17 @@ static long test_route_run(int (*route)(struct route_ctx *, const struct packet 
     struct sim_config cfg;
     struct sim *sim = variant_sim(&cfg, &variants[0], "small", "traffic.pattern=adversarial",
                                   "traffic.load=0.5", 0, 2000);
-    sim->routing = &ops;
+    sim->net.routing = &ops;
     long grants = 0;
-    sim->on_hop = test_count_grant;
-    sim->on_hop_ctx = &grants;
+    sim->net.on_hop = test_count_grant;
+    sim->net.on_hop_ctx = &grants;
     test_route_calls = 0;
     CU_ASSERT_EQUAL(sim_run(sim, NULL, NULL), SIM_OK);
-    *delivered = sim->stats.total_delivered;
+    *delivered = sim->net.counts.total_delivered;
     long waiting = 0;
-    for (int r = 0; r < sim->topo.routers; r++)
-        for (int port = 0; port < sim_layout_of(sim, r)->kind->radix; port++)
-            waiting += __builtin_popcount(sim_port(sim, r, port)->routed_vc_mask);
+    for (int r = 0; r < sim->net.topo.routers; r++)
+        for (int port = 0; port < network_layout_of(&sim->net, r)->kind->radix; port++)
+            waiting += __builtin_popcount(network_port(&sim->net, r, port)->routed_vc_mask);
     *decisions_used = grants + waiting;
     sim_destroy(sim);
     return test_route_calls;
@@ -584,10 +584,10 @@ static void test_patterns(void)
     struct sim_config cfg;
     struct sim *sim = variant_sim(&cfg, &variants[0], "medium", "traffic.pattern=permutation",
                                   "traffic.load=0.1", 0, 10);
-    int n = sim->topo.nodes;
+    int n = sim->net.topo.nodes;
     char *hit = calloc((size_t)n, 1);
     for (int s = 0; s < n; s++) {
-        uint32_t d = sim->pattern->destination(sim, (uint32_t)s, &sim->traffic_rng);
+        uint32_t d = sim->pattern->destination(&sim->pattern_run, (uint32_t)s, &sim->traffic_rng);
         CU_ASSERT((int)d != s && (int)d < n);
         CU_ASSERT_EQUAL(hit[d], 0);
         hit[d] = 1;
@@ -596,9 +596,10 @@ static void test_patterns(void)
     sim_destroy(sim);
     sim = variant_sim(&cfg, &variants[0], "small", "traffic.pattern=bit_complement",
                       "traffic.load=0.1", 0, 10);
-    for (int s = 0; s < sim->topo.nodes; s++)
-        CU_ASSERT_EQUAL(sim->pattern->destination(sim, (uint32_t)s, &sim->traffic_rng),
-                        (uint32_t)(sim->topo.nodes - 1 - s));
+    for (int s = 0; s < sim->net.topo.nodes; s++)
+        CU_ASSERT_EQUAL(
+            sim->pattern->destination(&sim->pattern_run, (uint32_t)s, &sim->traffic_rng),
+            (uint32_t)(sim->net.topo.nodes - 1 - s));
     sim_destroy(sim);
 }
 

@@ -21,14 +21,14 @@ static struct sim *make_sim(const char *const *overrides, int n)
  * and checks path length and ladder order; returns the number of inter-router hops. */
 static int walk(struct sim *sim, struct packet *pk)
 {
-    const struct topology *t = &sim->topo;
+    const struct topology *t = &sim->net.topo;
     int router = topology_router_of_node(t, (int)pk->src);
     int in_port = topology_node_port(t, (int)pk->src), hops = 0, local = 0, global = 0;
     for (;;) {
         struct route_choice ch;
         struct route_ctx ctx = {.in_port = in_port};
-        sim_route_ctx(sim, router, &ctx);
-        CU_ASSERT_EQUAL_FATAL(sim->routing->route(&ctx, pk, &ch), 0);
+        network_route_ctx(&sim->net, router, &ctx);
+        CU_ASSERT_EQUAL_FATAL(sim->net.routing->route(&ctx, pk, &ch), 0);
         CU_ASSERT_FALSE(ctx.adaptive); /* MIN reads nothing that changes */
         enum port_class cls = topology_port_class(t, router, ch.out_port);
         if (cls == PORT_NODE) {
@@ -36,8 +36,8 @@ static int walk(struct sim *sim, struct packet *pk)
             break;
         }
         CU_ASSERT_FATAL(ch.ladder_pos > pk->ladder_pos);
-        CU_ASSERT_EQUAL(sim->ladder.port_class[ch.ladder_pos - 1], cls);
-        CU_ASSERT_EQUAL(sim->ladder.vc[ch.ladder_pos - 1], ch.vc);
+        CU_ASSERT_EQUAL(sim->net.ladder.port_class[ch.ladder_pos - 1], cls);
+        CU_ASSERT_EQUAL(sim->net.ladder.vc[ch.ladder_pos - 1], ch.vc);
         pk->ladder_pos = ch.ladder_pos;
         local += cls == PORT_LOCAL;
         global += cls == PORT_GLOBAL;
@@ -53,7 +53,7 @@ static void check_all_pairs(const char *h, const char *a, const char *p)
 {
     const char *ov[] = {h, a, p};
     struct sim *sim = make_sim(ov, (int)(sizeof ov / sizeof ov[0]));
-    const struct topology *t = &sim->topo;
+    const struct topology *t = &sim->net.topo;
     for (int s = 0; s < t->nodes; s++)
         for (int d = 0; d < t->nodes; d++) {
             if (s == d)
@@ -83,21 +83,21 @@ struct hop_log {
     int bad_ladder, hops, packets_ejected;
 };
 
-static void observe_hop(void *ctx, const struct sim *sim, int router, int in_port, uint32_t index,
-                        const struct route_choice *ch)
+static void observe_hop(void *ctx, const struct network *net, int router, int in_port,
+                        uint32_t index, const struct route_choice *ch)
 {
     struct hop_log *log = ctx;
-    const struct packet *pk = &sim->pool.packets[index];
+    const struct packet *pk = &net->pool.packets[index];
     (void)in_port;
-    enum port_class cls = sim_port_class(sim, router, ch->out_port);
+    enum port_class cls = network_port_class(net, router, ch->out_port);
     if (cls == PORT_NODE) {
-        log->packets_ejected += router == topology_router_of_node(&sim->topo, (int)pk->dst);
+        log->packets_ejected += router == topology_router_of_node(&net->topo, (int)pk->dst);
         return;
     }
     log->hops++;
     int e = ch->ladder_pos - 1;
-    if (e < 0 || sim->ladder.port_class[e] != cls || sim->ladder.vc[e] != ch->vc ||
-        ch->vc >= sim_layout_of(sim, router)->port_vcs[ch->out_port])
+    if (e < 0 || net->ladder.port_class[e] != cls || net->ladder.vc[e] != ch->vc ||
+        ch->vc >= network_layout_of(net, router)->port_vcs[ch->out_port])
         log->bad_ladder++;
 }
 
@@ -108,8 +108,8 @@ static void test_ladder_on_run(void)
                         "traffic.load=0.7", "sim.warmup_cycles=0", "sim.measure_cycles=3000"};
     struct sim *sim = make_sim(ov, (int)(sizeof ov / sizeof ov[0]));
     struct hop_log log = {0};
-    sim->on_hop = observe_hop;
-    sim->on_hop_ctx = &log;
+    sim->net.on_hop = observe_hop;
+    sim->net.on_hop_ctx = &log;
     CU_ASSERT_EQUAL(sim_run(sim, NULL, NULL), SIM_OK);
     CU_ASSERT(log.hops > 1000);
     CU_ASSERT_EQUAL(log.bad_ladder, 0);

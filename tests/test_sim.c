@@ -28,7 +28,7 @@ static void run_config(struct run *run, const char *const *overrides, int n)
     run->sim = sim_create(&run->cfg, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(run->sim);
     CU_ASSERT_EQUAL_FATAL(sim_run(run->sim, NULL, NULL), SIM_OK);
-    CU_ASSERT_EQUAL_FATAL(stats_summarize(run->sim, &run->res), 0);
+    CU_ASSERT_EQUAL_FATAL(sim_summarize(run->sim, &run->res), 0);
 }
 
 static void run_free(struct run *run)
@@ -47,13 +47,16 @@ static void check_every_cycle(const char *pattern, const char *load)
     test_config(&cfg, ov, (int)(sizeof ov / sizeof ov[0]));
     struct sim *sim = sim_create(&cfg, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    for (int r = 0; r < sim->net.topo.routers; r++) /* the network's counters start at 0 */
+        CU_ASSERT_EQUAL(sim->net.counts.router_injected[r], 0);
     sim->check_invariants = true;
     enum sim_status status = sim_run(sim, NULL, NULL);
     if (status != SIM_OK)
-        fprintf(stderr, "\n%s\n", sim->message);
+        fprintf(stderr, "\n%s\n", sim->net.message);
     CU_ASSERT_EQUAL(status, SIM_OK);
-    CU_ASSERT(sim->stats.total_delivered > 100);
-    CU_ASSERT_EQUAL(sim->stats.total_generated, sim->stats.total_delivered + sim->in_network);
+    CU_ASSERT(sim->net.counts.total_delivered > 100);
+    CU_ASSERT_EQUAL(sim->net.counts.total_generated,
+                    sim->net.counts.total_delivered + sim->net.in_network);
     sim_destroy(sim);
 }
 
@@ -84,15 +87,16 @@ static void test_invariant_check_detects(void)
     for (int i = 0; i < 300; i++)
         sim_step(sim);
     CU_ASSERT_EQUAL(sim_check_invariants(sim), 0);
-    int idx = sim_vc_index(sim, 0, topology_kind_of(&sim->topo, 0)->first[PORT_LOCAL], 0);
-    sim->credits[idx] -= 1;
+    int idx =
+        network_vc_index(&sim->net, 0, topology_kind_of(&sim->net.topo, 0)->first[PORT_LOCAL], 0);
+    sim->net.credits[idx] -= 1;
     CU_ASSERT_EQUAL(sim_check_invariants(sim), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(sim->message, "credits"));
-    sim->credits[idx] += 1;
-    sim->status = SIM_OK;
-    sim->in_network++; /* as if a packet had vanished */
+    CU_ASSERT_PTR_NOT_NULL(strstr(sim->net.message, "credits"));
+    sim->net.credits[idx] += 1;
+    sim->net.status = SIM_OK;
+    sim->net.in_network++; /* as if a packet had vanished */
     CU_ASSERT_EQUAL(sim_check_invariants(sim), -1);
-    sim->in_network--;
+    sim->net.in_network--;
     sim_destroy(sim);
 }
 
@@ -124,7 +128,7 @@ static void test_zero_load_latency(void)
                         "sim.measure_cycles=80000"};
     struct run run;
     run_config(&run, ov, (int)(sizeof ov / sizeof ov[0]));
-    double expected = expected_zero_load(&run.cfg, &run.sim->topo);
+    double expected = expected_zero_load(&run.cfg, &run.sim->net.topo);
     printf("\n    zero-load latency: measured %.2f, hand-computed %.2f (%lu packets)\n",
            run.res.latency_mean, expected, (unsigned long)run.res.delivered);
     CU_ASSERT(run.res.delivered > 10000);
@@ -222,7 +226,7 @@ static void test_interleaved_runs(void)
     struct sim *x = sim_create(&cfg, err, sizeof err), *y = sim_create(&cfg, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(x);
     CU_ASSERT_PTR_NOT_NULL_FATAL(y);
-    while (x->cycle < x->total_cycles) {
+    while (x->net.cycle < x->total_cycles) {
         sim_step(x);
         sim_step(y);
     }
@@ -260,17 +264,17 @@ static void test_output_head_never_waits_for_credits(void)
     test_config(&cfg, ov, (int)(sizeof ov / sizeof ov[0]));
     struct sim *sim = sim_create(&cfg, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    int port = topology_min_port(&sim->topo, 0, 1); /* router 0 -> router 1, VC l0 */
-    int32_t *credits = &sim->credits[sim_vc_index(sim, 0, port, 0)];
-    const struct port_state *ps = sim_port(sim, 0, port);
+    int port = topology_min_port(&sim->net.topo, 0, 1); /* router 0 -> router 1, VC l0 */
+    int32_t *credits = &sim->net.credits[network_vc_index(&sim->net, 0, port, 0)];
+    const struct port_state *ps = network_port(&sim->net, 0, port);
     for (int i = 0; i < 6; i++)
-        CU_ASSERT_EQUAL_FATAL(sim_inject(sim, 0, 2), 0); /* node 2 is on router 1 */
+        CU_ASSERT_EQUAL_FATAL(network_inject(&sim->net, 0, 2), 0); /* node 2 is on router 1 */
     int sends[8], n_sends = 0, sent_without_credits = 0, min_credits = 1000;
     for (int c = 0; c < 40; c++) {
         int credits_before = *credits;
         CU_ASSERT_EQUAL_FATAL(sim_step(sim), SIM_OK);
         /* A packet started on the link at cycle c: the link is busy for packet_size cycles. */
-        if (ps->output.head_ready == (uint32_t)c + (uint32_t)sim->packet_size) {
+        if (ps->output.head_ready == (uint32_t)c + (uint32_t)sim->net.packet_size) {
             sends[n_sends++] = c;
             sent_without_credits += credits_before == 0 && *credits == 0;
         }

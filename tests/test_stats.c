@@ -18,14 +18,14 @@
 static void test_percentile_small(void)
 {
     const uint32_t hist[] = {0, 2, 3, 0, 5};
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 10), 1);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 20), 1);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 21), 2);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 50), 2);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 51), 4);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 95), 4);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 100), 4);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 5, 10, 0.001), 1);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 10), 1);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 20), 1);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 21), 2);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 50), 2);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 51), 4);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 95), 4);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 100), 4);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 5, 10, 0.001), 1);
 }
 
 /* One sample at each latency 0..99: the q-th percentile is exactly q - 1 for whole q. This
@@ -36,23 +36,23 @@ static void test_percentile_whole_ranks(void)
     for (int i = 0; i < 100; i++)
         hist[i] = 1;
     for (int q = 1; q <= 100; q++)
-        CU_ASSERT_CLOSE(stats_percentile(hist, 100, 100, q), q - 1);
+        CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 100, 100, q), q - 1);
     /* 20 samples at 0..19: p95 = 19th sample = 18, p50 = 10th = 9. */
-    CU_ASSERT_CLOSE(stats_percentile(hist, 20, 20, 95), 18);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 20, 20, 50), 9);
-    CU_ASSERT_CLOSE(stats_percentile(hist, 20, 20, 99.9), 19);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 20, 20, 95), 18);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 20, 20, 50), 9);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(hist, 20, 20, 99.9), 19);
 }
 
 static void test_percentile_degenerate(void)
 {
     const uint32_t empty[4] = {0};
-    CU_ASSERT_CLOSE(stats_percentile(empty, 4, 0, 50), 0);
-    CU_ASSERT_CLOSE(stats_percentile(empty, 4, 0, 99), 0);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(empty, 4, 0, 50), 0);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(empty, 4, 0, 99), 0);
     uint32_t one[10] = {0};
     one[7] = 1;
-    CU_ASSERT_CLOSE(stats_percentile(one, 10, 1, 1), 7);
-    CU_ASSERT_CLOSE(stats_percentile(one, 10, 1, 50), 7);
-    CU_ASSERT_CLOSE(stats_percentile(one, 10, 1, 100), 7);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(one, 10, 1, 1), 7);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(one, 10, 1, 50), 7);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(one, 10, 1, 100), 7);
 }
 
 /* Property: the result is the smallest L with 100 * #(samples <= L) >= q * samples, checked by
@@ -73,9 +73,10 @@ static void test_percentile_definition(void)
         int expected = -1;
         for (int l = 0; l < BINS && expected < 0; l++) {
             below += hist[l];
-            if (100.0 * (double)below >= qs[k] * (double)samples) expected = l;
+            if (100.0 * (double)below >= qs[k] * (double)samples)
+                expected = l;
         }
-        CU_ASSERT_CLOSE(stats_percentile(hist, BINS, samples, qs[k]), expected);
+        CU_ASSERT_CLOSE(latency_histogram_percentile(hist, BINS, samples, qs[k]), expected);
     }
 }
 
@@ -84,11 +85,10 @@ static void test_percentile_definition(void)
 static void test_record_latency(void)
 {
     struct stats st;
-    CU_ASSERT_EQUAL_FATAL(stats_init(&st, 5, 100), 0);
+    CU_ASSERT_EQUAL_FATAL(stats_init(&st, 100), 0);
     CU_ASSERT_EQUAL(st.histogram_bins, 101);
-    CU_ASSERT_EQUAL(st.routers, 5);
-    for (int r = 0; r < 5; r++)
-        CU_ASSERT_EQUAL(st.router_injected[r], 0);
+    for (uint32_t b = 0; b < st.histogram_bins; b++)
+        CU_ASSERT_EQUAL(st.latency_histogram[b], 0);
     stats_record_latency(&st, 0);
     stats_record_latency(&st, 40);
     stats_record_latency(&st, 40);
@@ -98,11 +98,12 @@ static void test_record_latency(void)
     CU_ASSERT_EQUAL(st.latency_histogram[0], 1);
     CU_ASSERT_EQUAL(st.latency_histogram[40], 2);
     CU_ASSERT_EQUAL(st.latency_histogram[100], 1);
-    CU_ASSERT_CLOSE(stats_percentile(st.latency_histogram, st.histogram_bins, 4, 50), 40);
-    CU_ASSERT_CLOSE(stats_percentile(st.latency_histogram, st.histogram_bins, 4, 99), 100);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(st.latency_histogram, st.histogram_bins, 4, 50),
+                    40);
+    CU_ASSERT_CLOSE(latency_histogram_percentile(st.latency_histogram, st.histogram_bins, 4, 99),
+                    100);
     stats_free(&st);
     CU_ASSERT_PTR_NULL(st.latency_histogram);
-    CU_ASSERT_PTR_NULL(st.router_injected);
     stats_free(&st); /* idempotent */
 }
 
@@ -176,33 +177,36 @@ static void test_fairness_idle(void)
 }
 
 /* A hand-made finished run: p=2, a=4, h=2 (9 groups, 36 routers, 72 nodes), 8-phit packets,
- * 1000 measured cycles, so one phit per node per cycle is 72000 phits. */
+ * 1000 measured cycles, so one phit per node per cycle is 72000 phits: what stats_summarize
+ * reads of a run (its view), built by hand. */
 struct fake_run {
-    struct sim_config cfg;
-    struct sim *sim;
+    struct topology topo;
+    struct network_counts counts;
+    struct stats stats;
+    struct stats_view view;
 };
 
 static void fake_run_init(struct fake_run *run)
 {
-    config_set_defaults(&run->cfg);
-    run->cfg.sim.warmup_cycles = 1000;
-    run->cfg.sim.measure_cycles = 1000;
-    run->cfg.traffic.packet_size = 8;
-    run->sim = calloc(1, sizeof *run->sim);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(run->sim);
-    struct sim *sim = run->sim;
-    sim->cfg = &run->cfg;
-    sim->packet_size = 8;
-    sim->cycle = 2000; /* the run has ended: measured over measure_cycles */
-    test_dragonfly(&sim->topo, 2, 4, 2, ARRANGEMENT_PALMTREE); /* 9 groups, 36 routers */
-    CU_ASSERT_EQUAL_FATAL(stats_init(&sim->stats, 36, 2000), 0);
+    memset(run, 0, sizeof *run);
+    test_dragonfly(&run->topo, 2, 4, 2, ARRANGEMENT_PALMTREE); /* 9 groups, 36 routers */
+    CU_ASSERT_EQUAL_FATAL(stats_init(&run->stats, 2000), 0);
+    run->counts.router_injected = calloc(36, sizeof *run->counts.router_injected);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(run->counts.router_injected);
+    run->view = (struct stats_view){
+        .topo = &run->topo,
+        .counts = &run->counts,
+        .stats = &run->stats,
+        .measured_cycles = 1000, /* the run has ended: measured over measure_cycles */
+        .packet_size = 8,
+    };
 }
 
 static void fake_run_free(struct fake_run *run)
 {
-    stats_free(&run->sim->stats);
-    topology_free(&run->sim->topo);
-    free(run->sim);
+    stats_free(&run->stats);
+    free(run->counts.router_injected);
+    topology_free(&run->topo);
 }
 
 /* Counters: 900 generated + 36 refused (7488 phits: offered 0.104), 864 injected (0.096),
@@ -210,15 +214,16 @@ static void fake_run_free(struct fake_run *run)
  * waits 60 + 200 + 100 + 200 + 0 = 560 = the latency sum, so the breakdown is 15, 50, 25, 50,
  * 0 and sums to 140; 8 local and 4 global hops; 1 global and 2 local misroutes. Router r
  * injected r + 1 packets: load (r + 1) * 8 / 2000. */
-static void fake_run_fill(struct sim *sim)
+static void fake_run_fill(struct fake_run *run)
 {
-    struct stats *st = &sim->stats;
-    st->generated = 900;
-    st->generated_phits = 7200;
-    st->refused = 36;
-    st->refused_phits = 288;
-    st->injected = 864;
-    st->injected_phits = 6912;
+    struct network_counts *c = &run->counts;
+    c->generated = 900;
+    c->generated_phits = 7200;
+    c->refused = 36;
+    c->refused_phits = 288;
+    c->injected = 864;
+    c->injected_phits = 6912;
+    struct stats *st = &run->stats;
     st->delivered = 4;
     st->delivered_phits = 32;
     const uint32_t latencies[] = {100, 120, 140, 200};
@@ -231,8 +236,8 @@ static void fake_run_fill(struct sim *sim)
     st->misrouted_global = 1;
     st->misrouted_local = 2;
     for (int r = 0; r < 36; r++)
-        st->router_injected[r] = (uint64_t)r + 1;
-    sim->in_network = 17;
+        c->router_injected[r] = (uint64_t)r + 1;
+    run->view.in_network = 17;
 }
 
 static void test_summarize_hand_made(void)
@@ -240,8 +245,8 @@ static void test_summarize_hand_made(void)
     struct fake_run run;
     struct result res;
     fake_run_init(&run);
-    fake_run_fill(run.sim);
-    CU_ASSERT_EQUAL_FATAL(stats_summarize(run.sim, &res), 0);
+    fake_run_fill(&run);
+    CU_ASSERT_EQUAL_FATAL(stats_summarize(&run.view, &res), 0);
     CU_ASSERT_EQUAL(res.groups, 9);
     CU_ASSERT_EQUAL(res.routers, 36);
     CU_ASSERT_EQUAL(res.nodes, 72);
@@ -283,11 +288,11 @@ static void test_summarize_fairness(void)
     struct fake_run run;
     struct result res;
     fake_run_init(&run);
-    fake_run_fill(run.sim);
-    CU_ASSERT_EQUAL_FATAL(stats_summarize(run.sim, &res), 0);
+    fake_run_fill(&run);
+    CU_ASSERT_EQUAL_FATAL(stats_summarize(&run.view, &res), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res.per_router_injected); /* a copy: the sim may go first */
-    CU_ASSERT_PTR_NOT_EQUAL(res.per_router_injected, run.sim->stats.router_injected);
-    CU_ASSERT_EQUAL(memcmp(res.per_router_injected, run.sim->stats.router_injected,
+    CU_ASSERT_PTR_NOT_EQUAL(res.per_router_injected, run.counts.router_injected);
+    CU_ASSERT_EQUAL(memcmp(res.per_router_injected, run.counts.router_injected,
                            36 * sizeof *res.per_router_injected),
                     0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res.group0_injected_load);
@@ -310,8 +315,8 @@ static void test_summarize_empty(void)
     struct fake_run run;
     struct result res;
     fake_run_init(&run);
-    run.cfg.sim.measure_cycles = 0;
-    CU_ASSERT_EQUAL_FATAL(stats_summarize(run.sim, &res), 0);
+    run.view.measured_cycles = 0;
+    CU_ASSERT_EQUAL_FATAL(stats_summarize(&run.view, &res), 0);
     const double figures[] = {res.offered,      res.injected,
                               res.accepted,     res.latency_mean,
                               res.latency_p50,  res.latency_p99,
@@ -343,7 +348,7 @@ static void test_summarize_real_run(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
     struct result res;
-    CU_ASSERT_EQUAL_FATAL(stats_summarize(sim, &res), 0);
+    CU_ASSERT_EQUAL_FATAL(sim_summarize(sim, &res), 0);
     CU_ASSERT(res.delivered > 1000);
     double sum = 0;
     for (int k = 0; k < WAIT_KINDS; k++) {
@@ -356,7 +361,7 @@ static void test_summarize_real_run(void)
     CU_ASSERT(res.latency_p99 <= res.latency_max);
     CU_ASSERT(res.latency_mean <= res.latency_max);
     CU_ASSERT_DOUBLE_EQUAL(res.offered, 0.3, 0.03);
-    CU_ASSERT_EQUAL(res.in_flight_at_end, sim->in_network);
+    CU_ASSERT_EQUAL(res.in_flight_at_end, sim->net.in_network);
     uint64_t injected = 0;
     for (int r = 0; r < res.routers; r++)
         injected += res.per_router_injected[r];
@@ -375,7 +380,8 @@ static void test_summarize_real_run(void)
 int test_stats_register(void)
 {
     CU_pSuite suite = CU_add_suite("stats", NULL, NULL);
-    if (!suite) return -1;
+    if (!suite)
+        return -1;
     const struct {
         const char *name;
         CU_TestFunc fn;
@@ -395,6 +401,7 @@ int test_stats_register(void)
         {"summary of a real run", test_summarize_real_run},
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
-        if (!CU_add_test(suite, tests[i].name, tests[i].fn)) return -1;
+        if (!CU_add_test(suite, tests[i].name, tests[i].fn))
+            return -1;
     return 0;
 }

@@ -120,11 +120,11 @@ static void test_presets_and_ladders(void)
 static struct route_ctx ctx_at(struct sim *sim, int router, int in_port)
 {
     struct route_ctx ctx = {.in_port = in_port};
-    sim_route_ctx(sim, router, &ctx);
+    network_route_ctx(&sim->net, router, &ctx);
     return ctx;
 }
 
-static struct packet packet_between(const struct sim *sim, uint32_t id, int src, int dst)
+static struct packet packet_between(const struct network *net, uint32_t id, int src, int dst)
 {
     struct packet pk;
     memset(&pk, 0, sizeof pk);
@@ -133,7 +133,7 @@ static struct packet packet_between(const struct sim *sim, uint32_t id, int src,
     pk.dst = (uint32_t)dst;
     pk.target = -1;
     pk.misroute_group = -1;
-    pk.vc = (uint8_t)((uint64_t)dst * (uint64_t)sim->vcs_injection / (uint64_t)sim->topo.nodes);
+    pk.vc = (uint8_t)((uint64_t)dst * (uint64_t)net->vcs_injection / (uint64_t)net->topo.nodes);
     return pk;
 }
 
@@ -160,7 +160,7 @@ static void test_draw_uniform(void)
     const char *extra[] = {"routing.mechanism=ugal", "routing.ugal_min_candidates=4",
                            "routing.ugal_nonmin_candidates=4", "traffic.load=0"};
     struct sim *sim = net_sim(&cfg, NET_CASCADE_SMALL, extra, 4);
-    const struct topology *t = &sim->topo;
+    const struct topology *t = &sim->net.topo;
     int dst = -1, most = 0;
     for (int r = t->group_first_router[1]; r < t->routers; r++) {
         int n = __builtin_popcountll(topology_min_ports(t, 0, r));
@@ -173,8 +173,8 @@ static void test_draw_uniform(void)
     uint64_t minimal = topology_min_ports(t, 0, dst);
     int dst_group = topology_group_of_router(t, dst), per_group = topology_group_routers(t, 0);
     struct ugal_rule rule;
-    ugal_rule_of(sim->routing_env.params, &rule);
-    struct packet pk = packet_between(sim, 1, 0, t->first_node[dst]);
+    ugal_rule_of(sim->net.routing_env.params, &rule);
+    struct packet pk = packet_between(&sim->net, 1, 0, t->first_node[dst]);
     struct route_ctx ctx = ctx_at(sim, 0, 0);
     long port_count[64] = {0}, group_count[8] = {0}, index_count[64] = {0}, outside = 0;
     long draws = 6000;
@@ -211,14 +211,14 @@ static void test_draw_uniform(void)
 /* Random credits on every transit output VC of a router (the state both rules read). */
 static void randomize_credits(struct sim *sim, int router, struct rng *rng)
 {
-    const struct sim_layout *layout = sim_layout_of(sim, router);
+    const struct network_layout *layout = network_layout_of(&sim->net, router);
     for (int port = 0; port < layout->kind->radix; port++) {
         enum port_class cls = (enum port_class)layout->port_class[port];
         if (cls == PORT_NODE)
             continue;
         for (int vc = 0; vc < layout->port_vcs[port]; vc++)
-            sim->credits[sim_vc_index(sim, router, port, vc)] =
-                (int32_t)rng_below(rng, (uint32_t)sim->capacity_phits[cls] + 1);
+            sim->net.credits[network_vc_index(&sim->net, router, port, vc)] =
+                (int32_t)rng_below(rng, (uint32_t)sim->net.capacity_phits[cls] + 1);
     }
 }
 
@@ -239,10 +239,10 @@ static void test_matches_piggyback(void)
                                "traffic.load=0"};
         struct sim_config cfg;
         struct sim *sim = net_sim(&cfg, NET_DRAGONFLY_MEDIUM, extra, 5);
-        const struct topology *t = &sim->topo;
+        const struct topology *t = &sim->net.topo;
         struct ugal_rule rule = {1,
                                  1,
-                                 (int64_t)thresholds[k] * sim->packet_size,
+                                 (int64_t)thresholds[k] * sim->net.packet_size,
                                  UGAL_BIAS_CONSTANT,
                                  UGAL_OCCUPANCY_X_HOPS,
                                  false};
@@ -255,13 +255,13 @@ static void test_matches_piggyback(void)
                 dst = (int)rng_below(&rng, (uint32_t)t->nodes);
             while (topology_group_of_node(t, dst) == topology_group_of_node(t, src));
             int router = topology_router_of_node(t, src);
-            struct packet pk = packet_between(sim, (uint32_t)i + 1, src, dst);
-            sim->routing->on_generate(&sim->routing_env, &pk); /* PB's candidate */
+            struct packet pk = packet_between(&sim->net, (uint32_t)i + 1, src, dst);
+            sim->net.routing->on_generate(&sim->net.routing_env, &pk); /* PB's candidate */
             CU_ASSERT_FATAL(pk.target >= 0);
             randomize_credits(sim, router, &rng);
             struct route_ctx ctx = ctx_at(sim, router, topology_node_port(t, src));
             struct route_choice pb;
-            CU_ASSERT_EQUAL_FATAL(sim->routing->route(&ctx, &pk, &pb), 0);
+            CU_ASSERT_EQUAL_FATAL(sim->net.routing->route(&ctx, &pk, &pb), 0);
             struct ugal_plan plan = {.n_min = 1, .n_nonmin = 1, .valid = 1};
             int dst_router = topology_router_of_node(t, dst);
             CU_ASSERT_EQUAL_FATAL(ugal_candidate_make(&ctx, &pk,
@@ -278,7 +278,7 @@ static void test_matches_piggyback(void)
             misrouted += pb.target >= 0;
         }
         printf("\n    T_local %d / bias %d phits: %ld of %ld decisions agree, %ld misrouted\n",
-               thresholds[k], thresholds[k] * sim->packet_size, agree, trials, misrouted);
+               thresholds[k], thresholds[k] * sim->net.packet_size, agree, trials, misrouted);
         CU_ASSERT_EQUAL(agree, trials);
         CU_ASSERT(misrouted > trials / 10 && misrouted < trials - trials / 10);
         sim_destroy(sim);
@@ -292,9 +292,9 @@ static void test_increasing_bias(void)
     struct sim_config cfg;
     const char *extra[] = {"routing.mechanism=ugal", "traffic.load=0"};
     struct sim *sim = net_sim(&cfg, NET_DRAGONFLY_MEDIUM, extra, 2);
-    const struct topology *t = &sim->topo;
+    const struct topology *t = &sim->net.topo;
     int src = 0, dst = t->first_node[t->group_first_router[5]], router = 0;
-    struct packet pk = packet_between(sim, 1, src, dst);
+    struct packet pk = packet_between(&sim->net, 1, src, dst);
     struct route_ctx ctx = ctx_at(sim, router, 0);
     struct ugal_plan plan = {.n_min = 1, .n_nonmin = 1, .valid = 1};
     int target = t->group_first_router[9] + 2;
@@ -307,7 +307,7 @@ static void test_increasing_bias(void)
         0);
     CU_ASSERT_NOT_EQUAL_FATAL(plan.c[0].port, plan.c[1].port);
     /* Minimal cost 32 * H_min, nonminimal 0: the nonminimal one wins below that bias. */
-    sim->credits[sim_vc_index(sim, router, plan.c[0].port, plan.c[0].vc)] -= 32;
+    sim->net.credits[network_vc_index(&sim->net, router, plan.c[0].port, plan.c[0].vc)] -= 32;
     int64_t margin = 32 * plan.c[0].hops;
     struct ugal_rule rule = {1, 1, margin / 2, UGAL_BIAS_INCREASING, UGAL_OCCUPANCY_X_HOPS, true};
     CU_ASSERT_EQUAL(ugal_choose(&ctx, &pk, &rule, false, &plan), 1);
@@ -326,9 +326,9 @@ static void test_global_knowledge(void)
     struct sim_config cfg;
     const char *extra[] = {"routing.mechanism=ugal_g", "traffic.load=0"};
     struct sim *sim = net_sim(&cfg, NET_DRAGONFLY_MEDIUM, extra, 2);
-    const struct topology *t = &sim->topo;
+    const struct topology *t = &sim->net.topo;
     int dst_router = t->group_first_router[5];
-    struct packet pk = packet_between(sim, 1, 0, t->first_node[dst_router]);
+    struct packet pk = packet_between(&sim->net, 1, 0, t->first_node[dst_router]);
     struct route_ctx ctx = ctx_at(sim, 0, 0);
     struct ugal_plan plan = {.n_min = 1, .n_nonmin = 1, .valid = 1};
     int target = t->group_first_router[9] + 2, gateway, port;
@@ -338,7 +338,8 @@ static void test_global_knowledge(void)
         ugal_candidate_make(&ctx, &pk, topology_min_port(t, 0, target), target, &plan.c[1]), 0);
     topology_min_global_hop(t, 0, dst_router, &gateway, &port);
     CU_ASSERT_NOT_EQUAL_FATAL(gateway, 0);
-    sim->credits[sim_vc_index(sim, gateway, port, 0)] = 0; /* g0 of the minimal path: full */
+    sim->net.credits[network_vc_index(&sim->net, gateway, port, 0)] =
+        0; /* g0 of the minimal path: full */
     struct ugal_rule rule = {1, 1, 0, UGAL_BIAS_CONSTANT, UGAL_OCCUPANCY_X_HOPS, false};
     CU_ASSERT_EQUAL(ugal_choose(&ctx, &pk, &rule, false, &plan), 0);
     ctx.adaptive = false;
@@ -363,17 +364,19 @@ static struct sim *run_net(struct sim_config *cfg, enum net net, const char *con
 static int same_statistics(const struct sim *a, const struct sim *b)
 {
     const struct stats *x = &a->stats, *y = &b->stats;
-    return x->generated == y->generated && x->refused == y->refused && x->injected == y->injected &&
-           x->delivered == y->delivered && x->latency_sum == y->latency_sum &&
-           x->latency_max == y->latency_max &&
+    const struct network_counts *cx = &a->net.counts, *cy = &b->net.counts;
+    return cx->generated == cy->generated && cx->refused == cy->refused &&
+           cx->injected == cy->injected && x->delivered == y->delivered &&
+           x->latency_sum == y->latency_sum && x->latency_max == y->latency_max &&
            memcmp(x->wait_sum, y->wait_sum, sizeof x->wait_sum) == 0 &&
            x->hops_local_sum == y->hops_local_sum && x->hops_global_sum == y->hops_global_sum &&
            x->misrouted_global == y->misrouted_global && x->histogram_bins == y->histogram_bins &&
            memcmp(x->latency_histogram, y->latency_histogram,
                   x->histogram_bins * sizeof *x->latency_histogram) == 0 &&
-           memcmp(x->router_injected, y->router_injected,
-                  (size_t)x->routers * sizeof *x->router_injected) == 0 &&
-           x->total_generated == y->total_generated && x->total_delivered == y->total_delivered;
+           a->net.topo.routers == b->net.topo.routers &&
+           memcmp(cx->router_injected, cy->router_injected,
+                  (size_t)a->net.topo.routers * sizeof *cx->router_injected) == 0 &&
+           cx->total_generated == cy->total_generated && cx->total_delivered == cy->total_delivered;
 }
 
 /* A bias no occupancy can reach (10^6 phits) makes ugal MIN on the dragonfly, where the
@@ -395,8 +398,8 @@ static void test_huge_bias_is_min(void)
         struct sim_config cmin, cugal;
         struct sim *min = run_net(&cmin, NET_DRAGONFLY_MEDIUM, min_ov, 7);
         struct sim *ugal = run_net(&cugal, NET_DRAGONFLY_MEDIUM, ugal_ov, 6);
-        CU_ASSERT_EQUAL(ugal->vcs_local, 4);
-        CU_ASSERT_EQUAL(ugal->vcs_global, 2);
+        CU_ASSERT_EQUAL(ugal->net.vcs_local, 4);
+        CU_ASSERT_EQUAL(ugal->net.vcs_global, 2);
         CU_ASSERT(min->stats.delivered > 1000);
         CU_ASSERT_EQUAL(ugal->stats.misrouted_global, 0);
         CU_ASSERT(same_statistics(min, ugal));
@@ -407,7 +410,7 @@ static void test_huge_bias_is_min(void)
 
 static double accepted(const struct sim *sim, int cycles)
 {
-    return (double)sim->stats.delivered_phits / (sim->topo.nodes * (double)cycles);
+    return (double)sim->stats.delivered_phits / (sim->net.topo.nodes * (double)cycles);
 }
 
 static double mean_latency(const struct sim *sim)
@@ -464,25 +467,25 @@ struct observer {
     long packets, nonminimal, errors_ladder, errors_reach, errors_changed, errors_target;
 };
 
-static struct trace *trace_of(struct observer *ob, const struct sim *sim, uint32_t index)
+static struct trace *trace_of(struct observer *ob, const struct network *net, uint32_t index)
 {
     if (index >= ob->len)
-        test_grow_zeroed((void **)&ob->traces, &ob->len, sim->pool.capacity, sizeof *ob->traces);
+        test_grow_zeroed((void **)&ob->traces, &ob->len, net->pool.capacity, sizeof *ob->traces);
     return &ob->traces[index];
 }
 
 /* Every hop on its ladder entry's VC, positions climbing; the intermediate chosen when the
  * packet leaves its source router (or, progressive, while it is minimal in its source group)
  * stays its target until reached; every packet reaches its destination. */
-static void observe_hop(void *ctx, const struct sim *sim, int router, int in_port, uint32_t index,
-                        const struct route_choice *ch)
+static void observe_hop(void *ctx, const struct network *net, int router, int in_port,
+                        uint32_t index, const struct route_choice *ch)
 {
     struct observer *ob = ctx;
-    const struct packet *pk = &sim->pool.packets[index];
-    const struct topology *t = &sim->topo;
-    const struct vc_ladder *l = &sim->ladder;
-    struct trace *tr = trace_of(ob, sim, index);
-    if (sim_port_class(sim, router, in_port) == PORT_NODE) {
+    const struct packet *pk = &net->pool.packets[index];
+    const struct topology *t = &net->topo;
+    const struct vc_ladder *l = &net->ladder;
+    struct trace *tr = trace_of(ob, net, index);
+    if (network_port_class(net, router, in_port) == PORT_NODE) {
         memset(tr, 0, sizeof *tr);
         tr->source_router = router;
         tr->decided_target = ch->target;
@@ -496,7 +499,7 @@ static void observe_hop(void *ctx, const struct sim *sim, int router, int in_por
         tr->target_seen = 1;
         tr->decided_target = -1;
     }
-    int cls = sim_port_class(sim, router, ch->out_port);
+    int cls = network_port_class(net, router, ch->out_port);
     if (cls == PORT_NODE) {
         ob->packets++;
         ob->errors_reach += router != topology_router_of_node(t, (int)pk->dst);
@@ -544,10 +547,10 @@ static void test_no_deadlock(void)
             struct sim_config cfg;
             struct sim *sim = net_sim(&cfg, cases[i].net, extra, 8);
             struct observer ob = {.progressive = strstr(cases[i].progressive, "true") != NULL};
-            CU_ASSERT_EQUAL(sim->vcs_local, sim->ladder.local_vcs);
-            CU_ASSERT_EQUAL(sim->vcs_global, sim->ladder.global_vcs);
-            sim->on_hop = observe_hop;
-            sim->on_hop_ctx = &ob;
+            CU_ASSERT_EQUAL(sim->net.vcs_local, sim->net.ladder.local_vcs);
+            CU_ASSERT_EQUAL(sim->net.vcs_global, sim->net.ladder.global_vcs);
+            sim->net.on_hop = observe_hop;
+            sim->net.on_hop_ctx = &ob;
             sim->check_invariants = true;
             sim->check_every = 10;
             enum sim_status status = sim_run(sim, NULL, NULL);
@@ -557,8 +560,9 @@ static void test_no_deadlock(void)
                         "\n%s %s %s %s: status %d (%s) ladder %ld reach %ld changed %ld "
                         "target %ld\n",
                         cases[i].net == NET_CASCADE_SMALL ? "cascade" : "dragonfly",
-                        cases[i].mechanism, cases[i].progressive, patterns[p], status, sim->message,
-                        ob.errors_ladder, ob.errors_reach, ob.errors_changed, ob.errors_target);
+                        cases[i].mechanism, cases[i].progressive, patterns[p], status,
+                        sim->net.message, ob.errors_ladder, ob.errors_reach, ob.errors_changed,
+                        ob.errors_target);
             CU_ASSERT_EQUAL(status, SIM_OK);
             CU_ASSERT(ob.packets > 1000);
             CU_ASSERT_EQUAL(ob.errors_ladder, 0);
@@ -574,12 +578,12 @@ static void test_no_deadlock(void)
         }
 }
 
-static void count_alternative_hops(void *ctx, const struct sim *sim, int router, int in_port,
+static void count_alternative_hops(void *ctx, const struct network *net, int router, int in_port,
                                    uint32_t packet, const struct route_choice *ch)
 {
     (void)in_port;
-    const struct topology *t = &sim->topo;
-    int dst = topology_router_of_node(t, (int)sim->pool.packets[packet].dst);
+    const struct topology *t = &net->topo;
+    int dst = topology_router_of_node(t, (int)net->pool.packets[packet].dst);
     if (router != dst && ch->out_port != topology_min_port(t, router, dst))
         (*(long *)ctx)++;
 }
@@ -594,8 +598,8 @@ static void test_minimal_alternatives_not_misrouted(void)
                            "traffic.load=0.5", "sim.warmup_cycles=0", "sim.measure_cycles=3000"};
     struct sim *sim = net_sim(&cfg, NET_CASCADE_SMALL, extra, 5);
     long alternatives = 0;
-    sim->on_hop = count_alternative_hops;
-    sim->on_hop_ctx = &alternatives;
+    sim->net.on_hop = count_alternative_hops;
+    sim->net.on_hop_ctx = &alternatives;
     CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
     printf("\n    %ld minimal hops off min_port, %lu packets delivered\n", alternatives,
            (unsigned long)sim->stats.delivered);
@@ -613,12 +617,12 @@ static void test_adaptive_only_at_source(void)
     struct sim_config cfg;
     const char *extra[] = {"routing.mechanism=ugal", "traffic.load=0"};
     struct sim *sim = net_sim(&cfg, NET_DRAGONFLY_MEDIUM, extra, 2);
-    const struct topology *t = &sim->topo;
+    const struct topology *t = &sim->net.topo;
     int dst = t->first_node[t->group_first_router[4] + 1];
-    struct packet pk = packet_between(sim, 1, 0, dst);
+    struct packet pk = packet_between(&sim->net, 1, 0, dst);
     struct route_ctx ctx = ctx_at(sim, 0, 0);
     struct route_choice ch;
-    CU_ASSERT_EQUAL(sim->routing->route(&ctx, &pk, &ch), 0);
+    CU_ASSERT_EQUAL(sim->net.routing->route(&ctx, &pk, &ch), 0);
     CU_ASSERT(ctx.adaptive);
     /* The same packet one hop later, at a transit router (a local input). */
     int next = topology_neighbour(t, 0, ch.out_port);
@@ -627,7 +631,7 @@ static void test_adaptive_only_at_source(void)
     pk.flags = ch.flags;
     pk.hops_local = 1;
     struct route_ctx transit = ctx_at(sim, next, topology_neighbour_port(t, 0, ch.out_port));
-    CU_ASSERT_EQUAL(sim->routing->route(&transit, &pk, &ch), 0);
+    CU_ASSERT_EQUAL(sim->net.routing->route(&transit, &pk, &ch), 0);
     CU_ASSERT(!transit.adaptive);
     sim_destroy(sim);
 }

@@ -428,10 +428,10 @@ static void test_invariants_every_cycle(void)
     sim->check_invariants = true;
     enum sim_status status = sim_run(sim, NULL, NULL);
     if (status != SIM_OK)
-        fprintf(stderr, "\n%s\n", sim->message);
+        fprintf(stderr, "\n%s\n", sim->net.message);
     CU_ASSERT_EQUAL(status, SIM_OK);
-    CU_ASSERT(workload_finished(sim));
-    CU_ASSERT(sim->stats.total_delivered > 1000);
+    CU_ASSERT(workload_finished(sim->workload));
+    CU_ASSERT(sim->net.counts.total_delivered > 1000);
     sim_destroy(sim);
 }
 
@@ -445,22 +445,22 @@ static void test_invariants_detect(void)
     for (int breakage = 0; breakage < 2; breakage++) {
         struct sim *sim = sim_create(&cfg, err, sizeof err);
         CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-        while (sim->cycle < 600)
+        while (sim->net.cycle < 600)
             CU_ASSERT_EQUAL_FATAL(sim_step(sim), SIM_OK);
         CU_ASSERT_EQUAL_FATAL(sim_check_invariants(sim), 0);
         /* a packet of some message in the network */
         uint32_t victim = UINT32_MAX;
-        for (uint32_t i = 0; i < sim->pool.capacity && victim == UINT32_MAX; i++)
-            if (sim->pool.tags[i] && packet_pool_in_use(&sim->pool))
+        for (uint32_t i = 0; i < sim->net.pool.capacity && victim == UINT32_MAX; i++)
+            if (sim->net.pool.tags[i] && packet_pool_in_use(&sim->net.pool))
                 victim = i;
         CU_ASSERT_FATAL(victim != UINT32_MAX);
-        struct workload_message *m = &sim->workload->messages[sim->pool.tags[victim] - 1];
+        struct workload_message *m = &sim->workload->messages[sim->net.pool.tags[victim] - 1];
         if (breakage == 0)
             m->created_packets++; /* a packet the network never got: lost */
         else
             m->delivered = m->created_packets; /* every packet arrived, yet one is in flight */
         CU_ASSERT_EQUAL(sim_check_invariants(sim), -1);
-        CU_ASSERT_PTR_NOT_NULL(strstr(sim->message, "message"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(sim->net.message, "message"));
         sim_destroy(sim);
     }
 }

@@ -4,7 +4,7 @@
 
 #include "bounds.h"
 #include "config.h"
-#include "sim.h"
+#include "topology.h"
 #include "traffic.h"
 
 struct adversarial_params {
@@ -33,11 +33,12 @@ static uint32_t node_in_group(const struct topology *t, int group, struct rng *r
            rng_below(rng, (uint32_t)topology_group_nodes(t, group));
 }
 
-static uint32_t adversarial_destination(struct sim *sim, uint32_t src, struct rng *rng)
+static uint32_t adversarial_destination(const struct pattern_run *run, uint32_t src,
+                                        struct rng *rng)
 {
-    const struct topology *t = &sim->topo;
+    const struct topology *t = run->topo;
     int g = topology_group_of_node(t, (int)src);
-    const struct adversarial_params *ap = sim->pattern_params;
+    const struct adversarial_params *ap = run->params;
     return node_in_group(t, (g + ap->offset) % t->groups, rng);
 }
 
@@ -47,9 +48,10 @@ static int consecutive_span(const struct topology *t, int g)
     return topology_kind_of(t, t->group_first_router[g + 1] - 1)->count[PORT_GLOBAL];
 }
 
-static uint32_t adversarial_consecutive_destination(struct sim *sim, uint32_t src, struct rng *rng)
+static uint32_t adversarial_consecutive_destination(const struct pattern_run *run, uint32_t src,
+                                                    struct rng *rng)
 {
-    const struct topology *t = &sim->topo;
+    const struct topology *t = run->topo;
     int g = topology_group_of_node(t, (int)src);
     int offset = 1 + (int)rng_below(rng, (uint32_t)consecutive_span(t, g));
     return node_in_group(t, (g + offset) % t->groups, rng);

@@ -2,24 +2,26 @@
  * drawn from the seed, with no node sending to itself). */
 #include <stdlib.h>
 
-#include "sim.h"
+#include "config.h"
+#include "topology.h"
 #include "traffic.h"
 
-static uint32_t bit_complement_destination(struct sim *sim, uint32_t src, struct rng *rng)
+static uint32_t bit_complement_destination(const struct pattern_run *run, uint32_t src,
+                                           struct rng *rng)
 {
     (void)rng;
-    return (uint32_t)sim->topo.nodes - 1 - src;
+    return (uint32_t)run->topo->nodes - 1 - src;
 }
 
 /* Sattolo's algorithm: a uniformly random cyclic permutation, hence without fixed points. */
-static int permutation_init(struct sim *sim)
+static int permutation_init(struct pattern_run *run)
 {
-    uint32_t n = (uint32_t)sim->topo.nodes;
+    uint32_t n = (uint32_t)run->topo->nodes;
     uint32_t *perm = malloc(n * sizeof *perm);
     if (!perm)
         return -1;
     struct rng rng;
-    rng_seed(&rng, (uint64_t)sim->cfg->sim.seed, 3);
+    rng_seed(&rng, (uint64_t)run->cfg->sim.seed, 3);
     for (uint32_t i = 0; i < n; i++)
         perm[i] = i;
     for (uint32_t i = n - 1; i > 0; i--) {
@@ -28,20 +30,21 @@ static int permutation_init(struct sim *sim)
         perm[i] = perm[j];
         perm[j] = tmp;
     }
-    sim->pattern_state = perm;
+    run->state = perm;
     return 0;
 }
 
-static void permutation_destroy(struct sim *sim)
+static void permutation_destroy(struct pattern_run *run)
 {
-    free(sim->pattern_state);
-    sim->pattern_state = NULL;
+    free(run->state);
+    run->state = NULL;
 }
 
-static uint32_t permutation_destination(struct sim *sim, uint32_t src, struct rng *rng)
+static uint32_t permutation_destination(const struct pattern_run *run, uint32_t src,
+                                        struct rng *rng)
 {
     (void)rng;
-    return ((const uint32_t *)sim->pattern_state)[src];
+    return ((const uint32_t *)run->state)[src];
 }
 
 const struct pattern_ops pattern_bit_complement = {

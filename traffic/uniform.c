@@ -1,11 +1,11 @@
 /* uniform (UN): every other node is equally likely. */
 #include "bounds.h"
-#include "sim.h"
+#include "topology.h"
 #include "traffic.h"
 
-static uint32_t uniform_destination(struct sim *sim, uint32_t src, struct rng *rng)
+static uint32_t uniform_destination(const struct pattern_run *run, uint32_t src, struct rng *rng)
 {
-    uint32_t d = rng_below(rng, (uint32_t)sim->topo.nodes - 1);
+    uint32_t d = rng_below(rng, (uint32_t)run->topo->nodes - 1);
     return d >= src ? d + 1 : d;
 }
 

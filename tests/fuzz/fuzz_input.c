@@ -255,13 +255,13 @@ static int fuzz_check_run(const struct sim_config *cfg, char *why, size_t why_le
         return fuzz_fail(why, why_len, "accepted, but the run does not build: %s", err);
     sim->check_invariants = true;
     sim->check_every = FUZZ_RUN_CHECK_EVERY;
-    while ((long long)sim->cycle < cycles && sim->status == SIM_OK &&
-           !(sim->workload && workload_finished(sim)))
+    while ((long long)sim->net.cycle < cycles && sim->net.status == SIM_OK &&
+           !(sim->workload && workload_finished(sim->workload)))
         sim_step(sim);
     int rc = 0;
-    if (sim->status != SIM_OK)
+    if (sim->net.status != SIM_OK)
         rc = fuzz_fail(why, why_len, "accepted, but the run fails at cycle %llu: %s",
-                       (unsigned long long)sim->cycle, sim->message);
+                       (unsigned long long)sim->net.cycle, sim->net.message);
     sim_destroy(sim);
     return rc;
 }
