@@ -342,6 +342,8 @@ static int test_cli_config_has(void *ctx, const struct setting_ref *r)
 {
     if (r->list)
         return 0; /* this config has no jobs */
+    if (r->row->quiet_default)
+        return 0; /* left out while at its default, which the configs here keep */
     const cJSON *group = cJSON_GetObjectItemCaseSensitive(ctx, r->group->name);
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(group, r->row->name);
     CU_ASSERT_PTR_NOT_NULL(item);
