@@ -6,8 +6,8 @@ links:    every Markdown file the repository tracks (git ls-files '*.md'): each 
           [text](path) or [text](path#anchor) names an existing file, and an anchor names a
           heading of that file (GitHub's slugs: lower case, punctuation dropped, spaces to -);
           [text](#anchor) a heading of the same file.
-commands: every line "$ ./dfsim ..." of the README's ```text blocks runs from the repository
-          root, exits 0 and prints the first line the README shows after it, numbers aside
+commands: every line "$ ./dfsim ..." of the README's ```text blocks runs from a scratch
+          folder holding ./dfsim and conf/ (as the repository root before any run), exits 0 and prints the first line the README shows after it, numbers aside
           (they hold timings and counts of what a previous run left; the lines that follow
           hold timings, so only the first is compared).
 
@@ -16,8 +16,10 @@ both as part of make test.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LINK = re.compile(r"(?<!!)\[([^\]]*)\]\(([^)\s]+)\)|!\[([^\]]*)\]\(([^)\s]+)\)")
@@ -114,12 +116,27 @@ def masked(line):
 
 
 def check_commands():
+    """Runs the examples as a newcomer would, from a folder holding ./dfsim and conf/ but no
+    results yet (a scratch folder linking to the repository's), so that a sweep really runs
+    its points and nothing is left in the repository."""
     problems = []
     commands = readme_commands()
     if not commands:
         problems.append("README.md: no '$ ./dfsim ...' example found")
+    scratch = tempfile.mkdtemp(prefix="dfsim-readme-")
+    for name in ("dfsim", "conf"):
+        os.symlink(os.path.join(ROOT, name), os.path.join(scratch, name))
+    try:
+        problems += run_commands(commands, scratch)
+    finally:
+        shutil.rmtree(scratch)
+    return problems
+
+
+def run_commands(commands, cwd):
+    problems = []
     for command, first in commands:
-        run = subprocess.run(command, shell=True, cwd=ROOT, capture_output=True, text=True,
+        run = subprocess.run(command, shell=True, cwd=cwd, capture_output=True, text=True,
                              timeout=600)
         got = (run.stdout + run.stderr).split("\n")[0]
         if run.returncode != 0:
