@@ -88,8 +88,17 @@ struct router_view {
     unsigned output_capacity;       /* packets per output buffer */
 };
 
-/* routing.min_choice: how a packet picks among several minimal ports. */
-enum min_choice { MIN_CHOICE_HASH, MIN_CHOICE_OCCUPANCY };
+/* routing.min_choice: how a packet picks among several minimal ports (AUTO: the topology
+ * kind's choice, topology_ops.adaptive_min_choice; resolved when the network is built). */
+enum min_choice { MIN_CHOICE_HASH, MIN_CHOICE_OCCUPANCY, MIN_CHOICE_AUTO };
+
+/* The choice a config's routing.min_choice makes on topology kind `ops`. */
+static inline int min_choice_resolve(int configured, const struct topology_ops *ops)
+{
+    if (configured != MIN_CHOICE_AUTO)
+        return configured;
+    return ops->adaptive_min_choice ? MIN_CHOICE_OCCUPANCY : MIN_CHOICE_HASH;
+}
 
 /* What a mechanism has for a whole run. */
 struct routing_env {

@@ -6,6 +6,7 @@
 #ifndef DFSIM_TOPOLOGY_H
 #define DFSIM_TOPOLOGY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "fast_div.h"
@@ -59,6 +60,9 @@ struct topology_ops {
     uint64_t (*min_ports)(const struct topology *t, int r, int target);
     /* Local and global hops of the minimal path (min_port's) from r to target. */
     void (*min_hops)(const struct topology *t, int r, int target, int *local, int *global);
+    /* routing.min_choice = "auto" takes the least occupied minimal port here (true) or a hash
+     * of the packet (false): what this kind's switches do (routers/README.md). */
+    bool adaptive_min_choice;
 };
 
 struct topology {

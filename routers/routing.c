@@ -32,7 +32,7 @@ const struct routing_ops *routing_of(const struct sim_config *cfg)
     return routing_registry[cfg->routing.mechanism];
 }
 
-static const char *const min_choice_names[] = {"hash", "occupancy", NULL};
+static const char *const min_choice_names[] = {"hash", "occupancy", "auto", NULL};
 
 static const struct setting routing_rows[] = {
     SETTING_PLUGIN_ROW(struct config_routing, "mechanism", mechanism, "min", routing_names,
@@ -40,11 +40,12 @@ static const struct setting routing_rows[] = {
     {.name = "min_choice",
      .type = SETTING_CHOICE,
      .offset = offsetof(struct config_routing, min_choice),
-     .def_text = "hash",
+     .def_text = "auto",
      .choices = min_choice_names,
      .doc = "where several ports are minimal (Dragonfly+, cascade): hash = a hash of the packet "
             "picks one; occupancy = the least occupied next VC, ties at random (MIN, and the "
-            "minimal legs of valiant and fpar)",
+            "minimal legs of valiant and fpar); auto = occupancy on dragonfly_plus, hash "
+            "elsewhere",
      .quiet_default = true},
 };
 

@@ -462,6 +462,13 @@ static void main_print_routing(const struct sim_config *cfg)
     printf(", needs %d local and %d global VCs (configured: %d local, %d global, %d injection)\n",
            ladder.local_vcs, ladder.global_vcs, cfg->vcs.local, cfg->vcs.global,
            cfg->vcs.injection);
+    const struct topology_ops *kind = topology_of(cfg);
+    if (kind != &topology_dragonfly) /* the canonical dragonfly has one minimal port */
+        printf("min ports  several: the %s (routing.min_choice %s)\n",
+               min_choice_resolve(cfg->routing.min_choice, kind) == MIN_CHOICE_OCCUPANCY
+                   ? "least occupied next VC"
+                   : "hash of the packet",
+               cfg->routing.min_choice == MIN_CHOICE_AUTO ? "auto" : "as set");
 }
 
 static void main_print_bounds(const struct sim_config *cfg, const struct topology *t)

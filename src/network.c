@@ -153,7 +153,7 @@ static void network_init_routing_env(struct network *net)
     env->link_latency[PORT_LOCAL] = cfg->links.local_latency;
     env->link_latency[PORT_GLOBAL] = cfg->links.global_latency;
     env->rng = &net->routing_rng;
-    env->min_choice = cfg->routing.min_choice;
+    env->min_choice = min_choice_resolve(cfg->routing.min_choice, net->topo.ops);
     env->modes = 1u;
     for (int j = 0; j < cfg->n_jobs; j++)
         env->modes |= job_routing_modes(&cfg->jobs[j]);

@@ -874,141 +874,96 @@ static void test_sweep_docs_free(struct test_sweep_docs *d)
     d->n = 0;
 }
 
-/* Turns the document DIR/FROM into one an earlier dfsim wrote, at DIR/TO: sweep.hash is
- * `legacy`, no sweep.model_version, the rest byte for byte. */
-static void test_sweep_make_legacy(const char *dir, const char *from, const char *to,
-                                   const char *legacy)
+/* Rewrites the document DIR/FILE in place as a dfsim of model version 1 wrote it: sweep.hash
+ * another (the hash covers the model version), and sweep.model_version 1, or none at all as the
+ * dfsim before model versions wrote it; the rest byte for byte. */
+static void test_sweep_make_older(const char *dir, const char *file, bool with_version)
 {
     char err[1024];
-    cJSON *doc = test_sweep_load_json(dir, from);
+    cJSON *doc = test_sweep_load_json(dir, file);
     cJSON *meta = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(doc, "sweep"), true);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cJSON_GetObjectItemCaseSensitive(meta, "model_version"));
-    cJSON_DeleteItemFromObjectCaseSensitive(meta, "model_version");
-    cJSON_ReplaceItemInObjectCaseSensitive(meta, "hash", cJSON_CreateString(legacy));
-    CU_ASSERT_EQUAL(sweep_doc_rewrite(dir, from, dir, to, meta, err, sizeof err), 0);
+    if (with_version)
+        cJSON_ReplaceItemInObjectCaseSensitive(meta, "model_version", cJSON_CreateNumber(1));
+    else
+        cJSON_DeleteItemFromObjectCaseSensitive(meta, "model_version");
+    cJSON_ReplaceItemInObjectCaseSensitive(meta, "hash", cJSON_CreateString("0123456789abcdef"));
+    CU_ASSERT_EQUAL(sweep_doc_rewrite(dir, file, dir, file, meta, err, sizeof err), 0);
     cJSON_Delete(meta);
     cJSON_Delete(doc);
 }
 
-/* Every document of d is again at its name in dir, byte for byte. */
-static void test_sweep_expect_docs(const char *dir, const struct test_sweep_docs *d)
-{
-    for (int i = 0; i < d->n; i++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, d->file[i]);
-        char *text = sweep_doc_read_text(path);
-        bool same = text && d->text[i] && strcmp(text, d->text[i]) == 0;
-        if (!same)
-            fprintf(stderr, "\n  %s differs or is missing\n", path);
-        CU_ASSERT_TRUE(same);
-        free(text);
-    }
-}
-
-static const char test_sweep_legacy_body[] =
-    "name = \"legacy\";\n" TEST_SWEEP_FAST
+static const char test_sweep_older_body[] =
+    "name = \"older\";\n" TEST_SWEEP_FAST
     "axes = { traffic = { load = [0.2, 0.5]; }; sim = { seed = [1, 2]; }; };\n"
     "variants = ( { name = \"MIN\"; routing = { mechanism = \"min\"; }; },\n"
     "             { name = \"S\"; saturation = true; resolution = 0.25; } );\n";
 
-/* A sweep directory as an earlier dfsim left it (documents named after, and carrying, the
- * legacy hash, without model_version) is resumed without rerunning anything: its documents
- * are migrated, byte for byte what this dfsim writes; points whose config changed still go to
- * .stale/, and old documents come back from there migrated. */
-static void test_sweep_legacy_resume(void)
+/* Documents of an earlier model (DFSIM_MODEL_VERSION 1, or none: the dfsim before model
+ * versions) are not trusted once the model changed: a resumed sweep reruns every point, and
+ * the rerun writes what a fresh sweep writes (all but its wall time). */
+static void test_sweep_older_model_reruns(void)
 {
-    char path[512], edited[512], dir[256], body[2048], out[TEST_SWEEP_OUT], args[1024];
-    char err[SWEEP_ERROR_LEN];
+    CU_ASSERT_FATAL(DFSIM_MODEL_VERSION > 1);
+    char path[512], dir[256], out[TEST_SWEEP_OUT], args[1024];
     struct sweep sw;
     struct sweep_grid g;
-    test_sweep_expand(test_sweep_file("legacy.cfg", test_sweep_legacy_body, path, sizeof path), &sw,
+    test_sweep_expand(test_sweep_file("older.cfg", test_sweep_older_body, path, sizeof path), &sw,
                       &g);
     CU_ASSERT_EQUAL_FATAL(g.n_jobs, 6); /* 4 points of MIN, 2 searches */
-    snprintf(body, sizeof body, "%s", test_sweep_legacy_body);
-    memcpy(strstr(body, "0.5]"), "0.4", 3); /* loads [0.2, 0.4]: 2 points change */
-    test_sweep_file("legacy-edited.cfg", body, edited, sizeof edited);
-    snprintf(dir, sizeof dir, "%s/legacy", test_sweep_root);
+    snprintf(dir, sizeof dir, "%s/older", test_sweep_root);
     test_sweep_run_expect(path, dir, "6 run, 0 already done, 0 failed", NULL);
     struct test_sweep_docs now = {.dir = dir};
     CU_ASSERT_EQUAL_FATAL(sweep_doc_scan(dir, test_sweep_collect, &now), 0);
-    int steps = now.n - 4;
-    CU_ASSERT_FATAL(steps >= 2);
-    /* back to what an earlier dfsim wrote */
-    for (int i = 0; i < now.n; i++) {
-        cJSON *doc = test_sweep_load_json(dir, now.file[i]);
-        const cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "sweep");
-        CU_ASSERT_EQUAL(test_sweep_get(meta, "model_version", NULL), DFSIM_MODEL_VERSION);
-        const struct sweep_job *job = &g.jobs[(int)test_sweep_get(meta, "index", NULL)];
-        double load = sweep_doc_number(meta, "saturation.load");
-        char legacy[SWEEP_HASH_LEN], file[SWEEP_PATH_LEN];
-        if (isnan(load)) {
-            CU_ASSERT_FATAL(sweep_job_legacy_file(job, file, sizeof file));
-            snprintf(legacy, sizeof legacy, "%s", job->legacy_hash);
-        } else {
-            struct sim_config cfg;
-            CU_ASSERT_EQUAL_FATAL(sweep_job_config(&sw, job, &load, &cfg, err), 0);
-            CU_ASSERT_EQUAL(sweep_config_hash_legacy(&cfg, DFSIM_MODEL_VERSION, legacy), 0);
-            sweep_step_file(job, load, legacy, file, sizeof file);
-        }
-        CU_ASSERT_STRING_NOT_EQUAL(file, now.file[i]);
-        test_sweep_make_legacy(dir, now.file[i], file, legacy);
-        cJSON_Delete(doc);
-    }
-    for (int j = 0; j < g.n_jobs; j++) /* not migrated yet, but done */
-        CU_ASSERT_TRUE(sweep_run_done(&sw, &g, j, dir));
+    CU_ASSERT_FATAL(now.n >= 6);
+    for (int i = 0; i < now.n; i++)
+        test_sweep_make_older(dir, now.file[i], i % 2 == 0);
+    for (int j = 0; j < g.n_jobs; j++)
+        CU_ASSERT_FALSE(sweep_run_done(&sw, &g, j, dir));
     snprintf(args, sizeof args, "sweep %s -o %s --list", path, dir);
     CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "# 6 done, 0 missing"));
-    /* the edited sweep: 2 old documents stale, the others migrated, 2 points run */
-    snprintf(args, sizeof args, "sweep %s -o %s --jobs 2", edited, dir);
-    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
-    char kept[128];
-    snprintf(kept, sizeof kept, "%d documents of an earlier dfsim kept", 2 + steps);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "2 run, 4 already done, 0 failed"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "2 documents of points no longer in the sweep moved"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, kept));
-    /* the migrated documents are those this dfsim wrote (same names, same bytes) */
-    struct test_sweep_docs unchanged = {.dir = dir};
-    for (int i = 0; i < now.n; i++)
-        if (strncmp(now.file[i], "MIN/load0.5_", 12) != 0) {
-            unchanged.file[unchanged.n] = now.file[i];
-            unchanged.text[unchanged.n++] = now.text[i];
-        }
-    CU_ASSERT_EQUAL(unchanged.n, 2 + steps);
-    test_sweep_expect_docs(dir, &unchanged);
-    /* the original sweep again: the 2 old documents come back from .stale/, migrated */
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "# 0 done, 6 missing"));
     snprintf(args, sizeof args, "sweep %s -o %s --jobs 2", path, dir);
     CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "0 run, 6 already done, 0 failed"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "2 documents brought back"));
-    test_sweep_expect_docs(dir, &now);
-    struct test_sweep_docs after = {.dir = dir};
-    CU_ASSERT_EQUAL(sweep_doc_scan(dir, test_sweep_collect, &after), 0);
-    CU_ASSERT_EQUAL(after.n, now.n); /* no old name left */
-    test_sweep_docs_free(&after);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "6 run, 0 already done, 0 failed"));
+    for (int i = 0; i < now.n; i++) { /* the same results; only the wall time differs */
+        cJSON *fresh = cJSON_Parse(now.text[i]), *rerun = test_sweep_load_json(dir, now.file[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fresh);
+        cJSON_DeleteItemFromObjectCaseSensitive(fresh, "timing");
+        cJSON_DeleteItemFromObjectCaseSensitive(rerun, "timing");
+        CU_ASSERT_TRUE(cJSON_Compare(fresh, rerun, true));
+        cJSON_Delete(fresh);
+        cJSON_Delete(rerun);
+    }
     test_sweep_docs_free(&now);
     sweep_grid_free(&g);
     sweep_free(&sw);
 }
 
-/* slurm-points.txt written by an earlier dfsim names its points by their legacy hashes. */
-static void test_sweep_slurm_legacy_points(void)
+/* slurm-points.txt written by an earlier model names its points by hashes that no longer
+ * match: each task refuses its point, naming the line, rather than run another point. */
+static void test_sweep_slurm_older_points(void)
 {
-    char path[512], dir[256], out[TEST_SWEEP_OUT], args[1024], text[128], err[1024];
+    char path[512], dir[256], out[TEST_SWEEP_OUT], args[1024], err[1024];
     struct sweep sw;
     struct sweep_grid g;
     test_sweep_expand(test_sweep_file("small.cfg", test_sweep_small_body, path, sizeof path), &sw,
                       &g);
-    snprintf(dir, sizeof dir, "%s/slurm-legacy", test_sweep_root);
-    snprintf(text, sizeof text, "3 %s\n6 0123456789abcdef\n", g.jobs[3].legacy_hash);
-    CU_ASSERT_EQUAL_FATAL(sweep_doc_write(dir, "slurm-points.txt", text, err, sizeof err), 0);
-    snprintf(args, sizeof args, "sweep %s -o %s --task-index 0 --points-per-task 1", path, dir);
-    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 0);
+    snprintf(dir, sizeof dir, "%s/slurm-older", test_sweep_root);
+    CU_ASSERT_EQUAL_FATAL(sweep_doc_write(dir, "slurm-points.txt",
+                                          "3 0123456789abcdef\n6 fedcba9876543210\n", err,
+                                          sizeof err),
+                          0);
+    for (int task = 0; task < 2; task++) {
+        char line[64];
+        snprintf(args, sizeof args, "sweep %s -o %s --task-index %d --points-per-task 1", path,
+                 dir, task);
+        CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 1);
+        snprintf(line, sizeof line, "slurm-points.txt:%d: point no longer matches", task + 1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, line));
+    }
     for (int j = 0; j < g.n_jobs; j++)
-        CU_ASSERT_EQUAL(sweep_run_done(&sw, &g, j, dir), j == 3);
-    snprintf(args, sizeof args, "sweep %s -o %s --task-index 1 --points-per-task 1", path, dir);
-    CU_ASSERT_EQUAL(test_sweep_dfsim(args, out), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "slurm-points.txt:2: point no longer matches"));
+        CU_ASSERT_FALSE(sweep_run_done(&sw, &g, j, dir));
     sweep_grid_free(&g);
     sweep_free(&sw);
 }
@@ -1068,9 +1023,9 @@ int test_sweep_register(void)
         {"edit the sweep file, then undo the edit", test_sweep_edit_and_undo},
         {"same documents with --jobs 1 and 2; merge", test_sweep_jobs_determinism},
         {"Slurm script and task mapping (no Slurm needed)", test_sweep_slurm_task_mapping},
-        {"documents of an earlier dfsim: resumed, migrated, still staled",
-         test_sweep_legacy_resume},
-        {"Slurm points listed by an earlier dfsim (legacy hashes)", test_sweep_slurm_legacy_points},
+        {"documents of an earlier model: rerun, as a fresh sweep writes them",
+         test_sweep_older_model_reruns},
+        {"Slurm points listed under an earlier model", test_sweep_slurm_older_points},
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
         if (!CU_add_test(s, tests[i].name, tests[i].fn))

@@ -13,6 +13,10 @@
 COMMON="sim.warmup_cycles=1500 sim.measure_cycles=2500"
 H3="topology.p=3 topology.a=6 topology.h=3"
 DEFAULT=conf/default.cfg
+# The Dragonfly+ router before model version 2 (a hash among minimal ports, output buffers of
+# 4 packets): its points stay as recorded, proving the hash unchanged; the *_oq points are the
+# shipped configs' (min_choice auto = occupancy, output-queued).
+DFP_V1="routing.min_choice=hash buffers.output=32"
 POINTS="
 min_un_rr|$DEFAULT|traffic.pattern=uniform traffic.load=0.5
 min_adv1_rrtp|$DEFAULT|traffic.pattern=adversarial traffic.load=0.3 router.transit_priority=true
@@ -28,14 +32,18 @@ it_crg_advc_rrtp|$DEFAULT|$H3 routing.mechanism=in_transit routing.global_policy
 it_rrg_adv2_rr|$DEFAULT|$H3 routing.mechanism=in_transit routing.global_policy=rrg traffic.pattern=adversarial traffic.offset=2 traffic.load=0.6
 it_nrg_un_age|$DEFAULT|$H3 routing.mechanism=in_transit routing.global_policy=nrg traffic.pattern=uniform traffic.load=0.7 router.arbiter=age
 it_mm_advc_speedup1|$DEFAULT|$H3 routing.mechanism=in_transit routing.global_policy=mm traffic.pattern=adversarial_consecutive traffic.load=0.4 router.speedup=1
-fpar_dfplus_un|conf/dragonfly_plus_small.cfg|traffic.pattern=uniform traffic.load=0.8
-fpar_dfplus_adv1|conf/dragonfly_plus_small.cfg|traffic.pattern=adversarial traffic.load=0.5
-min_dfplus_adv1|conf/dragonfly_plus_small.cfg|routing.mechanism=min traffic.pattern=adversarial traffic.load=0.3
-val_dfplus_un|conf/dragonfly_plus_small.cfg|routing.mechanism=valiant traffic.pattern=uniform traffic.load=0.4
+fpar_dfplus_un|conf/dragonfly_plus_small.cfg|$DFP_V1 traffic.pattern=uniform traffic.load=0.8
+fpar_dfplus_adv1|conf/dragonfly_plus_small.cfg|$DFP_V1 traffic.pattern=adversarial traffic.load=0.5
+min_dfplus_adv1|conf/dragonfly_plus_small.cfg|$DFP_V1 routing.mechanism=min traffic.pattern=adversarial traffic.load=0.3
+val_dfplus_un|conf/dragonfly_plus_small.cfg|$DFP_V1 routing.mechanism=valiant traffic.pattern=uniform traffic.load=0.4
+min_dfplus_un_oq|conf/dragonfly_plus_small.cfg|routing.mechanism=min traffic.pattern=uniform traffic.load=0.9
+fpar_dfplus_adv1_oq|conf/dragonfly_plus_small.cfg|traffic.pattern=adversarial traffic.load=0.5
+val_dfplus_un_oq|conf/dragonfly_plus_small.cfg|routing.mechanism=valiant traffic.pattern=uniform traffic.load=0.4
 ugal_cascade_un|conf/aries_small.cfg|traffic.pattern=uniform traffic.load=0.6
 ugalg_cascade_adv1_preset2|conf/aries_small.cfg|routing.mechanism=ugal_g routing.ugal_preset=adaptive_2 traffic.pattern=adversarial traffic.load=0.4
 min_un_bandwidths|$DEFAULT|links.bandwidth_node=3.66 links.bandwidth_local=1.2 links.bandwidth_global=0.5 traffic.load=0.6
-jobs_dfplus_small|conf/jobs/dfplus_interference_small.cfg|jobs.app.process=periodic jobs.app.interval_cycles=100
+jobs_dfplus_small|conf/jobs/dfplus_interference_small.cfg|$DFP_V1 jobs.app.process=periodic jobs.app.interval_cycles=100
+jobs_dfplus_small_oq|conf/jobs/dfplus_interference_small.cfg|jobs.app.process=periodic jobs.app.interval_cycles=100
 jobs_throttling_small_aimd|conf/jobs/throttling_small.cfg|jobs.app.throttle=aimd jobs.a2a.throttle=static jobs.a2a.throttle_rate=0.3 jobs.inc.throttle=aimd
 "
 DFSIM=${DFSIM:-./dfsim}
