@@ -258,20 +258,33 @@ static inline bool send_due(const struct router_state *rs, uint32_t now)
     return rs->output_nonempty && rs->send_wake <= now;
 }
 
-/* Phase 3: route, allocate and cross the crossbar, router by router. */
+/* Phase 3: route, allocate and cross the crossbar, router by router. Each due router's inputs
+ * are scanned once, when the prefetch reaches it, and the scan kept (a ring as deep as the
+ * prefetch distance) for its allocation: the routers in between never touch its inputs. */
+enum { SCAN_RING = 8 };
+_Static_assert((int)SCAN_RING > (int)PREFETCH_STAGE1_AHEAD,
+               "a router's scan outlives the routers between");
+
 static void sim_allocate(struct network *net)
 {
     uint32_t now = (uint32_t)net->cycle;
     const struct router_state *rs = net->routers;
     int routers = net->topo.routers, stages = sim_prefetch_stages(net);
-    for (int r = 0; r < routers; r++) {
-        for (int stage = 1; stage <= stages; stage++) {
-            int ahead = r + prefetch_distance(stage);
-            if (ahead < routers && allocate_due(&rs[ahead], now))
-                router_prefetch_allocate(net, ahead, stage);
-        }
+    struct router_inputs scan[SCAN_RING];
+    for (int r = 0; r < PREFETCH_STAGE1_AHEAD && r < routers; r++)
         if (allocate_due(&rs[r], now))
-            router_allocate(net, r);
+            scan[r % SCAN_RING] = router_scan_inputs(net, r);
+    for (int r = 0; r < routers; r++) {
+        int ahead = r + PREFETCH_STAGE1_AHEAD;
+        if (ahead < routers && allocate_due(&rs[ahead], now)) {
+            scan[ahead % SCAN_RING] = router_scan_inputs(net, ahead);
+            router_prefetch_allocate(net, ahead, 1, scan[ahead % SCAN_RING].ready);
+        }
+        ahead = r + PREFETCH_STAGE2_AHEAD;
+        if (stages == 2 && ahead < routers && allocate_due(&rs[ahead], now))
+            router_prefetch_allocate(net, ahead, 2, scan[ahead % SCAN_RING].ready);
+        if (allocate_due(&rs[r], now))
+            router_allocate(net, r, scan[r % SCAN_RING]);
     }
 }
 
