@@ -7,10 +7,22 @@
 #ifndef DFSIM_ROUTER_H
 #define DFSIM_ROUTER_H
 
+#include <stdint.h>
+
 struct network;
 
-/* Allocation and crossbar transfers of one router for the current cycle. */
-void router_allocate(struct network *net, int router);
+/* A router's inputs as its allocator first finds them this cycle (router_scan_inputs): those
+ * whose head may request now (ready), and the earliest cycle one of the others may (wake). The
+ * cycle loop takes it once per router and cycle, for the prefetches and the allocation. */
+struct router_inputs {
+    uint64_t ready;
+    uint32_t wake;
+};
+struct router_inputs router_scan_inputs(const struct network *net, int router);
+
+/* Allocation and crossbar transfers of one router for the current cycle; `inputs` is
+ * router_scan_inputs of it, taken this cycle. */
+void router_allocate(struct network *net, int router, struct router_inputs inputs);
 /* Starts the head packet of every free output link of the router. */
 void router_send(struct network *net, int router);
 
@@ -19,7 +31,7 @@ void router_send(struct network *net, int router);
  * do not fit in the caches). The cycle loop calls stage 1 two routers ahead (lines found
  * through the router's own arrays) and stage 2 one router ahead (packets found through the
  * lines stage 1 fetched). No effect on results. */
-void router_prefetch_allocate(const struct network *net, int router, int stage);
+void router_prefetch_allocate(const struct network *net, int router, int stage, uint64_t ready);
 void router_prefetch_send(const struct network *net, int router, int stage);
 
 #endif

@@ -139,6 +139,11 @@ void workload_generate(struct workload *w, struct network *net);
 void workload_packet_injected(struct workload *w, const struct network *net, uint32_t packet);
 void workload_packet_delivered(struct workload *w, struct network *net, uint32_t packet,
                                uint64_t latency);
+/* The first cycle from now on at which the jobs or the NICs may act (create a message or a
+ * packet, draw a random number): now while a NIC holds messages or an open-loop job runs (its
+ * process draws every cycle), a closed-loop job's next wake-up (the end of a compute phase,
+ * the warm-up's end before the jobs start), UINT64_MAX when none will. */
+uint64_t workload_next_activity(const struct workload *w, const struct network *net);
 /* Whether the run is over (every closed-loop job done), and whether its closed-loop jobs are
  * stuck on their own dependencies (nothing in flight, nothing due): then a description. */
 bool workload_finished(const struct workload *w);

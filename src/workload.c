@@ -711,6 +711,24 @@ void workload_packet_delivered(struct workload *w, struct network *net, uint32_t
         workload_message_done(w, net, tag - 1);
 }
 
+uint64_t workload_next_activity(const struct workload *w, const struct network *net)
+{
+    uint64_t now = net->cycle, next = UINT64_MAX;
+    if (w->n_active_nics)
+        return now;
+    for (int j = 0; j < w->n_jobs; j++) {
+        const struct workload_job *jb = &w->jobs[j];
+        if (!jb->active || jb->end_cycle)
+            continue;
+        if (!jb->closed)
+            return now;
+        uint64_t wake = w->started ? motif_run_next_wake(jb->motif)
+                                   : (uint64_t)net->cfg->sim.warmup_cycles; /* they start then */
+        next = wake < next ? wake : next;
+    }
+    return next < now ? now : next;
+}
+
 bool workload_finished(const struct workload *w)
 {
     return w->has_closed && w->started && w->running_closed == 0;

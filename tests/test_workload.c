@@ -407,6 +407,57 @@ static void test_idle_network_is_not_deadlocked(void)
     result_free(&res);
 }
 
+/* The document of a run of `text`: by sim_run, which jumps over idle cycles, or stepped
+ * cycle by cycle as sim_run did before it jumped (caller frees). */
+static char *workload_document(const char *text, const char *const *ov, int n, bool stepped)
+{
+    struct sim_config cfg;
+    char err[256];
+    workload_config(&cfg, text, ov, n);
+    struct sim *sim = sim_create(&cfg, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    if (!stepped) {
+        CU_ASSERT_EQUAL(sim_run(sim, NULL, NULL), SIM_OK);
+    } else {
+        while (sim->net.cycle < sim->total_cycles && sim_step(sim) == SIM_OK &&
+               !workload_finished(sim->workload))
+            ;
+        sim->capped = !workload_finished(sim->workload) && sim->net.cycle >= sim->total_cycles;
+    }
+    struct result res;
+    memset(&res, 0, sizeof res);
+    CU_ASSERT_EQUAL_FATAL(sim_summarize(sim, &res), 0);
+    char *doc = result_json_render(&cfg, &res, false);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    result_free(&res);
+    sim_destroy(sim);
+    return doc;
+}
+
+/* Jumping over idle cycles (jobs computing, nothing in the network) changes nothing: the same
+ * document as stepping every cycle, with the jobs starting after the warm-up, finishing, or
+ * capped in the middle of a compute phase; and a routing that acts every cycle too. */
+static void test_idle_skip_changes_nothing(void)
+{
+    static const char text[] =
+        SMALL_NET "sim = { warmup_cycles = 700; max_cycles = 60000; };\n"
+                  "jobs = ( { name = \"pp\"; nodes = 2; motif = \"pingpong\"; message_bytes = 64;\n"
+                  "           iterations = 3; compute_cycles = 5000; },\n"
+                  "         { name = \"halo\"; nodes = 27; placement = \"random_nodes\";\n"
+                  "           motif = \"halo3d\"; dims = [3, 3, 3]; message_bytes = 700;\n"
+                  "           iterations = 4; compute_cycles = 3000; } );\n";
+    const char *capped[] = {"sim.max_cycles=9000"};
+    const char *piggyback[] = {"routing.mechanism=piggyback"};
+    const char *const *ovs[] = {NULL, capped, piggyback};
+    for (int i = 0; i < 3; i++) {
+        char *jumped = workload_document(text, ovs[i], ovs[i] ? 1 : 0, false);
+        char *stepped = workload_document(text, ovs[i], ovs[i] ? 1 : 0, true);
+        CU_ASSERT_STRING_EQUAL(jumped, stepped);
+        free(jumped);
+        free(stepped);
+    }
+}
+
 /* ---- invariants ---- */
 
 static const char two_jobs[] = SMALL_NET
@@ -559,6 +610,7 @@ int test_workload_register(void)
         {"--isolate: alone and slowdown", test_isolate},
         {"sim.max_cycles caps a run", test_capped_run},
         {"an idle network is not a deadlock", test_idle_network_is_not_deadlocked},
+        {"jumping over idle cycles changes nothing", test_idle_skip_changes_nothing},
         {"--check follows every message", test_invariants_every_cycle},
         {"the recount catches a lost packet", test_invariants_detect},
         {"the document's jobs", test_document_jobs},

@@ -6,11 +6,15 @@
 # One line per benchmark: "name|config|settings|targets". settings are KEY=VALUE pairs
 # separated by spaces, applied with --set after COMMON. targets (optional) are any of
 # rcps>=N (router-cycles per second), wall<=S (seconds), mem<=M (peak MiB).
+# un_min_0.4_h16 (262,656 nodes) takes about 17 minutes a run: BENCH_REPEAT=1 to run it once.
+# aries_a2a_bg is closed loop: it runs until its alltoall is done (COMMON's measure_cycles do
+# not apply), its warm-up that of the config.
 COMMON="sim.warmup_cycles=10000 sim.measure_cycles=15000"
 H6=conf/paper_h6.cfg
 H3="topology.p=3 topology.a=6 topology.h=3"
 H8="topology.p=8 topology.a=16 topology.h=8"
 H10="topology.p=10 topology.a=20 topology.h=10"
+H16="topology.p=16 topology.a=32 topology.h=16"
 BENCHMARKS="
 un_min_0.4|$H6|traffic.pattern=uniform traffic.load=0.4|rcps>=2000000 mem<=64
 advc_min_0.4|$H6|traffic.pattern=adversarial_consecutive traffic.load=0.4|
@@ -23,6 +27,8 @@ un_min_0.4_h3|$H6|$H3 traffic.pattern=uniform traffic.load=0.4|
 un_min_0.4_h8|$H6|$H8 traffic.pattern=uniform traffic.load=0.4|
 jobs_halves_0.4|conf/jobs/halves.cfg||
 dfplus_un_fpar_0.4|conf/dragonfly_plus_3456.cfg|traffic.pattern=uniform traffic.load=0.4 routing.mechanism=fpar|
+un_min_0.4_h16|$H6|$H16 traffic.pattern=uniform traffic.load=0.4|wall<=300 mem<=1024
+aries_a2a_bg|conf/jobs/aries_alltoall.cfg|sim.warmup_cycles=2000|
 "
 # `make bench BENCH=name1,name2` runs only those; BENCH_REPEAT=N (3) runs of each benchmark
 # that has targets, the fastest reported (wall time on a shared machine varies by +-20 %).
