@@ -50,6 +50,9 @@ struct config_job {
     int selector;
     int64_t selector_min_bytes;
     double selector_lambda, selector_sigma;
+    /* closed loop: keep restarting its iterations until every closed-loop job without it is
+     * done (a congestor that is there for the whole of the others' runs) */
+    bool open_ended;
 };
 
 /* One struct per config group. A plug-in is chosen by its index in its registry

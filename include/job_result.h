@@ -59,10 +59,13 @@ struct job_result {
     struct job_result_spread message_latency;
     /* closed loop */
     bool closed, finished;
-    uint64_t iterations_completed;
+    bool open_ended; /* restarted its iterations until the others were done: no runtime */
+    uint64_t rounds; /* open_ended: the times it completed all its iterations */
+    uint64_t iterations_completed; /* open_ended: over all its rounds */
     struct job_result_spread iteration_cycles;
-    int job_iterations;             /* iterations_completed, the length of job_iteration_cycles */
-    uint64_t *job_iteration_cycles; /* owned: each iteration's duration, its slowest rank's */
+    int job_iterations;             /* the length of job_iteration_cycles */
+    uint64_t *job_iteration_cycles; /* owned: each iteration's duration, its slowest rank's
+                                     * (open_ended: of its last round) */
     double runtime_cycles;          /* start (end of warm-up) to the end of its last iteration */
     double node_cycles;             /* nodes * runtime_cycles */
     bool isolated;                  /* alone and slowdown were measured */

@@ -59,7 +59,13 @@ struct workload_job {
     bool has_process;
     /* closed loop */
     struct motif_run *motif;
-    uint64_t start_cycle, end_cycle; /* end_cycle: 0 until done */
+    uint64_t start_cycle, end_cycle; /* end_cycle: 0 until done (never for an open-ended job) */
+    /* open_ended: it restarts its iterations (a new motif run, seeded from motif_seeds) each
+     * time it completes them while a closed-loop job without open_ended runs */
+    bool open_ended;
+    struct rng motif_seeds;
+    uint64_t rounds;                 /* times it completed all its iterations */
+    uint64_t iterations_before;      /* iterations completed in those rounds */
     uint64_t in_network;             /* its packets between injection queue and node */
     struct throttle_params throttle; /* kind THROTTLE_NONE: not throttled */
     uint32_t response_packets;       /* packets of the response to a request packet (0: none) */
@@ -123,7 +129,7 @@ struct workload {
     struct workload_selector *selector; /* [nodes] when some job is app_aware, else NULL */
     bool has_closed;    /* some job is closed loop: the run ends when they are done */
     bool started;       /* the closed-loop jobs have started (after the warm-up) */
-    int running_closed; /* closed-loop jobs not yet done */
+    int running_closed; /* closed-loop jobs without open_ended not yet done */
     char error[512];    /* why a motif failed */
 };
 
@@ -136,7 +142,7 @@ void workload_destroy(struct workload *w);
 void workload_generate(struct workload *w, struct network *net);
 /* A packet of the workload left its injection queue into the network (the cycle loop reads
  * them from the network's log) / reached its node (the cycle loop, before releasing it). */
-void workload_packet_injected(struct workload *w, const struct network *net, uint32_t packet);
+void workload_packet_injected(struct workload *w, struct network *net, uint32_t packet);
 void workload_packet_delivered(struct workload *w, struct network *net, uint32_t packet,
                                uint64_t latency);
 /* The first cycle from now on at which the jobs or the NICs may act (create a message or a
@@ -144,8 +150,9 @@ void workload_packet_delivered(struct workload *w, struct network *net, uint32_t
  * process draws every cycle), a closed-loop job's next wake-up (the end of a compute phase,
  * the warm-up's end before the jobs start), UINT64_MAX when none will. */
 uint64_t workload_next_activity(const struct workload *w, const struct network *net);
-/* Whether the run is over (every closed-loop job done), and whether its closed-loop jobs are
- * stuck on their own dependencies (nothing in flight, nothing due): then a description. */
+/* Whether the run is over (every closed-loop job without open_ended done), and whether its
+ * closed-loop jobs are stuck on their own dependencies (nothing in flight, nothing due): then a
+ * description. */
 bool workload_finished(const struct workload *w);
 bool workload_stuck(const struct workload *w, const struct network *net, char *why, size_t len);
 /* How far the closed-loop jobs are: the smallest fraction of its iterations a running job has

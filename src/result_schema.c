@@ -218,6 +218,11 @@ static bool result_schema_not_isolated(const void *job)
     return !((const struct job_result *)job)->isolated;
 }
 
+static bool result_schema_not_open_ended(const void *job)
+{
+    return !((const struct job_result *)job)->open_ended;
+}
+
 static bool result_schema_unfinished(const void *job)
 {
     return !((const struct job_result *)job)->finished;
@@ -349,15 +354,19 @@ static const struct result_section result_job_messages_section = {
     RESULT_SCHEMA_COUNT(result_job_messages_fields)};
 
 static const struct result_field result_job_iterations_fields[] = {
-    {"completed", RESULT_COUNT, "iterations", "iterations every rank finished",
+    {"completed", RESULT_COUNT, "iterations",
+     "iterations every rank finished (open_ended: over all its rounds)",
      RESULT_AT(struct job_result, iterations_completed)},
+    {"rounds", RESULT_COUNT, "", "open_ended: the times it completed all its iterations",
+     RESULT_AT(struct job_result, rounds), .absent_when = result_schema_not_open_ended,
+     .absent_meaning = "unless open_ended"},
     {"cycles", RESULT_OBJECT, "cycles",
      "over every finished (rank, iteration): from the end of the rank's previous iteration, "
      "compute phase and waits included",
      .section = &result_iteration_spread_section, .locate = result_schema_locate_iteration_cycles},
     {"job_cycles", RESULT_COUNT_ARRAY, "cycles",
      "each completed iteration of the job, first first: from the end of the previous one (or "
-     "the start) to the end of its slowest rank's",
+     "the start) to the end of its slowest rank's (open_ended: of its last round)",
      RESULT_ARRAY_AT(struct job_result, job_iteration_cycles, job_iterations)},
 };
 
@@ -523,17 +532,24 @@ static const struct result_field result_job_fields[] = {
      .section = &result_job_latency_section},
     {"messages", RESULT_OBJECT, "", "its messages (none for single-packet open-loop traffic)",
      .section = &result_job_messages_section},
-    {"finished", RESULT_BOOL, "", "it finished every iteration before sim.max_cycles",
+    {"finished", RESULT_BOOL, "",
+     "it finished every iteration before sim.max_cycles (open_ended: never, it restarts)",
      RESULT_AT(struct job_result, finished), .absent_when = result_schema_open_loop,
      .absent_meaning = "for open-loop jobs"},
+    {"open_ended", RESULT_BOOL, "",
+     "true: it restarted its iterations until the jobs without open_ended were done; its "
+     "runtime is no result (null), its loads and latencies are",
+     RESULT_AT(struct job_result, open_ended), .absent_when = result_schema_not_open_ended,
+     .absent_meaning = "unless jobs.NAME.open_ended"},
     {"iterations", RESULT_OBJECT, "", "its iterations", .section = &result_job_iterations_section,
      .absent_when = result_schema_open_loop, .absent_meaning = "for open-loop jobs"},
     {"runtime_cycles", RESULT_NUMBER_OR_NULL, "cycles",
      "from its start (the end of the warm-up) to the end of its last rank's last iteration; "
-     "null if capped",
+     "null if capped or open_ended",
      RESULT_AT(struct job_result, runtime_cycles), .null_when = result_schema_unfinished,
      .absent_when = result_schema_open_loop, .absent_meaning = "for open-loop jobs"},
-    {"node_cycles", RESULT_NUMBER_OR_NULL, "node-cycles", "nodes * runtime_cycles; null if capped",
+    {"node_cycles", RESULT_NUMBER_OR_NULL, "node-cycles",
+     "nodes * runtime_cycles; null if capped or open_ended",
      RESULT_AT(struct job_result, node_cycles), .null_when = result_schema_unfinished,
      .absent_when = result_schema_open_loop, .absent_meaning = "for open-loop jobs"},
     {"alone", RESULT_OBJECT, "",

@@ -245,6 +245,8 @@ static int workload_closed_loop(const struct network *net, struct workload_job *
     job_rng(net->cfg, j, JOB_STREAM_MOTIF, &seed);
     jb->motif = motif_run_create(job_motif(job), &params, jb->nranks, rng_next(&seed), why,
                                  sizeof why, NULL);
+    jb->motif_seeds = seed; /* an open-ended job's later rounds draw theirs from it */
+    jb->open_ended = job->open_ended;
     if (!jb->motif) {
         snprintf(err, (size_t)err_len, "job '%s': %s", job->name, why);
         return -1;
@@ -290,7 +292,7 @@ static int workload_jobs(struct workload *w, struct network *net, int isolate, c
             return -1;
         if (jb->closed && jb->active) {
             w->has_closed = true;
-            w->running_closed++;
+            w->running_closed += !jb->open_ended;
         }
         if (jb->cfg->response_bytes > 0) {
             jb->response_packets =
@@ -426,13 +428,39 @@ static void workload_open_loop_cycle(struct workload *w, struct network *net, in
     }
 }
 
-/* A closed-loop job ends when its last rank finishes: on a delivery, a send leaving the NIC or
- * a step with nothing to wait for (an allreduce's empty last doubling step), so each asks. */
-static void workload_job_check_done(struct workload *w, struct workload_job *jb, uint64_t now)
+/* An open-ended job completed its iterations while others still run: it begins them again,
+ * every rank at once, in a new motif run (nothing of the last one is in flight: every
+ * message it sent was received). Its later rounds draw their seeds from its motif stream. */
+static void workload_job_restart(struct workload_job *jb, struct network *net)
 {
-    if (motif_run_done(jb->motif) && !jb->end_cycle) {
-        jb->end_cycle = now;
+    struct motif_params params;
+    char why[512] = "";
+    job_motif_params(jb->cfg, &params);
+    jb->iterations_before += motif_run_iterations_completed(jb->motif);
+    jb->rounds++;
+    motif_run_destroy(jb->motif);
+    jb->motif = motif_run_create(job_motif(jb->cfg), &params, jb->nranks,
+                                 rng_next(&jb->motif_seeds), why, sizeof why, NULL);
+    if (!jb->motif) { /* it was created once with these params: only memory can fail */
+        net->status = SIM_NOMEM;
+        return;
+    }
+    motif_run_start(jb->motif, net->cycle);
+}
+
+/* A closed-loop job ends when its last rank finishes: on a delivery, a send leaving the NIC or
+ * a step with nothing to wait for (an allreduce's empty last doubling step), so each asks. An
+ * open-ended job never ends: it restarts while a job without open_ended runs. */
+static void workload_job_check_done(struct workload *w, struct workload_job *jb,
+                                    struct network *net)
+{
+    if (!motif_run_done(jb->motif) || jb->end_cycle)
+        return;
+    if (!jb->open_ended) {
+        jb->end_cycle = net->cycle;
         w->running_closed--;
+    } else if (w->running_closed > 0) {
+        workload_job_restart(jb, net);
     }
 }
 
@@ -447,7 +475,7 @@ static void workload_closed_loop_cycle(struct workload *w, struct network *net, 
                  jb->cfg->name, motif_run_error(jb->motif));
         net->status = SIM_INVARIANT;
     }
-    workload_job_check_done(w, jb, net->cycle);
+    workload_job_check_done(w, jb, net);
 }
 
 /* The throttle of a node's NIC, its windows closed up to now; NULL when its job has none. */
@@ -610,7 +638,7 @@ void workload_generate(struct workload *w, struct network *net)
         w->n_active_nics = kept;
 }
 
-void workload_packet_injected(struct workload *w, const struct network *net, uint32_t packet)
+void workload_packet_injected(struct workload *w, struct network *net, uint32_t packet)
 {
     const struct packet *pk = network_packet(net, packet);
     struct workload_job *jb = &w->jobs[w->node_job[pk->src]];
@@ -625,7 +653,7 @@ void workload_packet_injected(struct workload *w, const struct network *net, uin
     /* A send of a job with responses completes when its responses are in (message_answered). */
     if (++m->injected == m->packets && jb->closed && !jb->response_packets) {
         motif_run_sent(jb->motif, m->src_rank, m->tag, net->cycle);
-        workload_job_check_done(w, jb, net->cycle);
+        workload_job_check_done(w, jb, net);
     }
 }
 
@@ -652,7 +680,7 @@ static void workload_response_done(struct workload *w, struct network *net, uint
         return;
     if (jb->closed) {
         motif_run_sent(jb->motif, r->src_rank, r->tag, net->cycle);
-        workload_job_check_done(w, jb, net->cycle);
+        workload_job_check_done(w, jb, net);
     }
     workload_message_free(w, request);
 }
@@ -672,7 +700,7 @@ static void workload_message_done(struct workload *w, struct network *net, uint3
     }
     if (jb->closed) {
         motif_run_delivered(jb->motif, m->src_rank, m->dst_rank, m->tag, net->cycle);
-        workload_job_check_done(w, jb, net->cycle);
+        workload_job_check_done(w, jb, net);
     }
     if (!jb->response_packets) /* else freed with its last answer */
         workload_message_free(w, index);
@@ -741,7 +769,7 @@ double workload_progress(const struct workload *w)
     double least = 1;
     for (int j = 0; j < w->n_jobs; j++) {
         const struct workload_job *jb = &w->jobs[j];
-        if (!jb->closed || !jb->active || jb->end_cycle)
+        if (!jb->closed || !jb->active || jb->end_cycle || jb->open_ended)
             continue;
         double done = (double)motif_run_iterations_completed(jb->motif) / jb->cfg->iterations;
         if (done < least)

@@ -188,6 +188,9 @@ static const struct setting job_rows[] = {
                      "app_aware: L(high bias) / L(default), for the mode not observed yet"),
     JOB_QUIET_NUMBER(SETTING_DOUBLE, "selector_sigma", selector_sigma, 1, 0, 1e9,
                      "app_aware: s(high bias) / s(default), for the mode not observed yet"),
+    JOB_QUIET_NUMBER(SETTING_BOOL, "open_ended", open_ended, 0, 0, 1,
+                     "motif: restart its iterations until every closed-loop job without "
+                     "open_ended has finished (a congestor; its runtime is then no result)"),
 };
 
 static const struct setting_table job_table = {
@@ -252,7 +255,7 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
                                          "pattern",        "motif",    "ugal_preset",
                                          "response_bytes", "selector", NULL};
     static const char *const open_loop[] = {"load", "process", "message_bytes", NULL};
-    static const char *const closed_loop[] = {"iterations", "compute_cycles", NULL};
+    static const char *const closed_loop[] = {"iterations", "compute_cycles", "open_ended", NULL};
     if (strcmp(key, "throttle") == 0)
         return true;
     if (strncmp(key, "selector_", 9) == 0) {

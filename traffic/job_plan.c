@@ -226,6 +226,27 @@ static int job_check_traffic(const struct sim_config *cfg, const struct job_plan
     return 0;
 }
 
+/* An open-ended job runs until the closed-loop jobs without open_ended are done: without one,
+ * nothing would end the run but sim.max_cycles. */
+static int job_check_open_ended(const struct sim_config *cfg, struct setting_issue *issue)
+{
+    const struct config_job *open = NULL;
+    for (int j = 0; j < cfg->n_jobs; j++) {
+        const struct config_job *job = &cfg->jobs[j];
+        if (!job_is_closed_loop(job))
+            continue;
+        if (!job->open_ended)
+            return 0;
+        open = job; /* the last: where a --set or a later edit most likely made it so */
+    }
+    if (!open)
+        return 0;
+    return job_plan_issue(issue, open, "open_ended", "open_ended",
+                          "every closed-loop job is open-ended, so none would end the run "
+                          "(expected at least one closed-loop job without open_ended: an "
+                          "open-ended job runs until those have finished)");
+}
+
 int job_config_check_all(const struct sim_config *cfg, struct setting_issue *issue)
 {
     if (!cfg->n_jobs)
@@ -236,6 +257,8 @@ int job_config_check_all(const struct sim_config *cfg, struct setting_issue *iss
                 return job_plan_issue(issue, &cfg->jobs[j], "name", "name",
                                       "two jobs have this name (expected unique names: they "
                                       "name settings jobs.NAME.KEY)");
+    if (job_check_open_ended(cfg, issue) != 0)
+        return -1;
     struct topology t;
     char err[512];
     if (topology_create(&t, cfg, err, (int)sizeof err) != 0)
