@@ -311,6 +311,13 @@ static const struct job_input job_inputs[] = {
      "jobs.a.open_ended",
      "this job does not read it (expected only what it reads: pattern 'uniform' reads load, "
      "process, message_bytes"},
+    /* ---- congestor intensity ---- */
+    {ONE("nodes = 4; motif = \"alltoall\"; intensity = 0;"), NULL, 2, 4, "jobs.a.intensity",
+     "0 would never let it communicate (expected 0 < intensity <= 1: at line rate, the "
+     "fraction of the time it sends)"},
+    {ONE("nodes = 4; pattern = \"uniform\"; load = 0.2;"), "jobs.a.intensity=1.5", 2, 0,
+     "jobs.a.intensity", "1.5 is out of range"},
+    {ONE("nodes = 4; pattern = \"incast\"; load = 1; intensity = 0.3;"), NULL, 0, 0, NULL, NULL},
     {ONE("nodes = 4; motif = \"barrier\";"), "jobs.a.ugal_preset=adaptive_9", 2, 0,
      "jobs.a.ugal_preset",
      "unknown value 'adaptive_9' (expected one of: none, adaptive_0, adaptive_1, adaptive_2, "

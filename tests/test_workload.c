@@ -447,6 +447,49 @@ static void test_open_ended_congestor(void)
     result_free(&res);
 }
 
+/* intensity i dials a congestor: after each iteration a rank computes (1 - i) / i times the
+ * cycles its sends of that iteration waited to leave. An alltoall alone on 16 nodes takes
+ * longer the lower i; with 4 KiB messages, whose iterations are mostly sending, its injected
+ * load falls about as i (between 0.9 i and i + 0.15: the receives' waits are not sending
+ * time). An open-loop job offers i times its load. */
+static void test_intensity(void)
+{
+    static const char closed[] = SMALL_NET
+        "sim = { warmup_cycles = 100; };\n"
+        "jobs = ( { name = \"a2a\"; nodes = 16; motif = \"alltoall\"; message_bytes = 256;\n"
+        "           iterations = 6; } );\n";
+    const double i[] = {1, 0.5, 0.25};
+    struct sim_config cfg;
+    struct result res;
+    double runtime_before = 0, injected1 = 0;
+    for (int k = 0; k < 3; k++) {
+        char set[64], big[] = "jobs.a2a.message_bytes=4096";
+        snprintf(set, sizeof set, "jobs.a2a.intensity=%g", i[k]);
+        const char *ov[] = {set, big};
+        workload_point(closed, ov, 1, &cfg, &res);
+        const struct job_result *j = &res.jobs[0];
+        CU_ASSERT_TRUE_FATAL(j->finished);
+        CU_ASSERT(j->runtime_cycles > runtime_before);
+        runtime_before = j->runtime_cycles;
+        printf("[i %.2f: runtime %.0f", i[k], j->runtime_cycles);
+        result_free(&res);
+        workload_point(closed, ov, 2, &cfg, &res);
+        if (k == 0)
+            injected1 = res.jobs[0].injected;
+        double ratio = res.jobs[0].injected / injected1;
+        CU_ASSERT(ratio >= 0.9 * i[k] && ratio <= i[k] + 0.15);
+        printf(", 4 KiB: injected %.3f, %.2f of i = 1] ", res.jobs[0].injected, ratio);
+        result_free(&res);
+    }
+    static const char open[] =
+        SMALL_NET "sim = { warmup_cycles = 1000; measure_cycles = 20000; };\n"
+                  "jobs = ( { name = \"u\"; nodes = 36; pattern = \"uniform\"; load = 0.4;\n"
+                  "           message_bytes = 128; intensity = 0.5; } );\n";
+    workload_point(open, NULL, 0, &cfg, &res);
+    CU_ASSERT_DOUBLE_EQUAL(res.jobs[0].offered, 0.2, 0.01);
+    result_free(&res);
+}
+
 /* A network left empty for longer than the watchdog (a job computing, nothing else sending)
  * is idle, not deadlocked: the first packets after the pause must not trip sim.deadlock_cycles
  * (they did, reporting "nothing moved for 2000 cycles" the cycle they were created). */
@@ -668,6 +711,7 @@ int test_workload_register(void)
         {"--isolate: alone and slowdown", test_isolate},
         {"sim.max_cycles caps a run", test_capped_run},
         {"an open-ended congestor stops with the others, never caps", test_open_ended_congestor},
+        {"intensity dials a congestor", test_intensity},
         {"an idle network is not a deadlock", test_idle_network_is_not_deadlocked},
         {"jumping over idle cycles changes nothing", test_idle_skip_changes_nothing},
         {"--check follows every message", test_invariants_every_cycle},

@@ -1,6 +1,7 @@
 /* job_plan: placing every job, and the parameters of its traffic plug-ins. */
 #include "job_plan.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,17 +113,23 @@ void job_motif_params(const struct config_job *job, struct motif_params *out)
     out->root = job->root;
     out->periodic = job->periodic;
     out->allreduce_threshold = (uint64_t)job->allreduce_threshold;
+    out->intensity = job->intensity;
 }
 
-/* Messages (or packets, without message_bytes) per cycle per rank for the job's load. */
+/* Messages (or packets, without message_bytes) per cycle per rank for the job's load, scaled by
+ * its duty cycle (a periodic interval stretched by it, to the nearest cycle). */
 void job_injection_params(const struct sim_config *cfg, const struct config_job *job,
                           struct injection_params *out)
 {
     uint64_t packets =
         job->message_bytes > 0 ? job_message_packets(cfg, (uint64_t)job->message_bytes) : 1;
+    double d = job->intensity;
+    int64_t interval = job->interval_cycles;
+    if (d < 1 && interval > 0)
+        interval = (int64_t)((double)interval / d + 0.5);
     *out = (struct injection_params){
-        .rate = job->load / ((double)packets * cfg->traffic.packet_size),
-        .interval_cycles = (int)job->interval_cycles,
+        .rate = job->load * d / ((double)packets * cfg->traffic.packet_size),
+        .interval_cycles = interval > INT_MAX ? INT_MAX : (int)interval,
         .on_cycles = (int)job->on_cycles,
         .off_cycles = (int)job->off_cycles,
     };
