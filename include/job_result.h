@@ -37,8 +37,10 @@ struct job_result {
     uint64_t *ranks_to_nodes; /* owned: the node of each rank */
     double offered, injected, accepted;
     uint64_t generated, refused, injected_packets, delivered, in_flight_at_end;
-    uint64_t nic_stall_cycles, nic_ready_cycles;
-    double stall_fraction; /* nic_stall_cycles / nic_ready_cycles (0 when never ready) */
+    uint64_t nic_stall_cycles, nic_ready_cycles; /* the stall signal's NIC part */
+    uint64_t injection_stall_cycles;             /* its injection-queue part */
+    uint64_t ready_cycles, stall_cycles;         /* node-cycles: a packet ready / either stall */
+    double stall_fraction; /* stall_cycles / ready_cycles (0 when never ready) */
     const char *throttle;  /* its kind: "none", "static", "aimd" */
     double throttle_final_rate, throttle_mean_rate;
     int ugal_preset; /* its routing mode (enum ugal_preset; 0: none) */

@@ -55,8 +55,10 @@ static void job_result_loads(const struct job_result_view *run, const struct wor
     out->in_flight_at_end = jb->in_network;
     out->nic_stall_cycles = st->nic_stall_cycles;
     out->nic_ready_cycles = st->nic_ready_cycles;
-    out->stall_fraction =
-        job_result_ratio((double)st->nic_stall_cycles, (double)st->nic_ready_cycles);
+    out->injection_stall_cycles = st->injection_stall_cycles;
+    out->ready_cycles = st->ready_cycles;
+    out->stall_cycles = st->stall_cycles;
+    out->stall_fraction = job_result_ratio((double)st->stall_cycles, (double)st->ready_cycles);
     const struct latency_histogram *h = &st->packet_latency;
     out->latency = (struct job_result_latency){
         .mean = job_result_ratio((double)h->sum, (double)h->count),
