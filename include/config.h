@@ -50,6 +50,13 @@ struct config_job {
     int selector;
     int64_t selector_min_bytes;
     double selector_lambda, selector_sigma;
+    /* closed loop: keep restarting its iterations until every closed-loop job without it is
+     * done (a congestor that is there for the whole of the others' runs) */
+    bool open_ended;
+    /* (0, 1], a congestor's intensity i: closed loop, after each iteration a rank computes
+     * (1 - i) / i times what its iteration's messages take at the node's line rate; open loop,
+     * it offers its load x i */
+    double intensity;
 };
 
 /* One struct per config group. A plug-in is chosen by its index in its registry

@@ -37,8 +37,10 @@ struct job_result {
     uint64_t *ranks_to_nodes; /* owned: the node of each rank */
     double offered, injected, accepted;
     uint64_t generated, refused, injected_packets, delivered, in_flight_at_end;
-    uint64_t nic_stall_cycles, nic_ready_cycles;
-    double stall_fraction; /* nic_stall_cycles / nic_ready_cycles (0 when never ready) */
+    uint64_t nic_stall_cycles, nic_ready_cycles; /* the stall signal's NIC part */
+    uint64_t injection_stall_cycles;             /* its injection-queue part */
+    uint64_t ready_cycles, stall_cycles;         /* node-cycles: a packet ready / either stall */
+    double stall_fraction; /* stall_cycles / ready_cycles (0 when never ready) */
     const char *throttle;  /* its kind: "none", "static", "aimd" */
     double throttle_final_rate, throttle_mean_rate;
     int ugal_preset; /* its routing mode (enum ugal_preset; 0: none) */
@@ -59,10 +61,13 @@ struct job_result {
     struct job_result_spread message_latency;
     /* closed loop */
     bool closed, finished;
-    uint64_t iterations_completed;
+    bool open_ended; /* restarted its iterations until the others were done: no runtime */
+    uint64_t rounds; /* open_ended: the times it completed all its iterations */
+    uint64_t iterations_completed; /* open_ended: over all its rounds */
     struct job_result_spread iteration_cycles;
-    int job_iterations;             /* iterations_completed, the length of job_iteration_cycles */
-    uint64_t *job_iteration_cycles; /* owned: each iteration's duration, its slowest rank's */
+    int job_iterations;             /* the length of job_iteration_cycles */
+    uint64_t *job_iteration_cycles; /* owned: each iteration's duration, its slowest rank's
+                                     * (open_ended: of its last round) */
     double runtime_cycles;          /* start (end of warm-up) to the end of its last iteration */
     double node_cycles;             /* nodes * runtime_cycles */
     bool isolated;                  /* alone and slowdown were measured */

@@ -24,10 +24,13 @@ struct motif_params {
     int root;                     /* broadcast, broadcast_flat */
     bool periodic;                /* halo3d: wrap around (a torus) */
     uint64_t allreduce_threshold; /* allreduce: recursive doubling below, ring from it on */
+    /* (0, 1]: after each iteration a rank computes (1 - intensity) / intensity times the
+     * cycles its steps of that iteration had sends not yet left (1: no such gap) */
+    double intensity;
 };
 
 /* message_bytes 4096, iterations 1, compute_cycles 0, dims chosen, root 0, periodic,
- * allreduce_threshold MOTIF_ALLREDUCE_THRESHOLD. */
+ * allreduce_threshold MOTIF_ALLREDUCE_THRESHOLD, intensity 1. */
 void motif_params_default(struct motif_params *p);
 
 /* ---- the plug-in interface -------------------------------------------------------------- */

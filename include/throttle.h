@@ -7,10 +7,15 @@
  *     alpha <- (1 - g) alpha + g x
  *     x > 0: R <- R (1 - alpha / (2 + c))      else: R <- R + step
  *     R within [min_rate, line rate]
- * A cycle is *ready* when the NIC holds a packet and its node link is free (whether the bucket
- * admits the packet or not); it is *stalled* when, besides, the packet's injection queue is
- * full: x is the fraction of the time the NIC has something to send in which back-pressure
- * from the network would stop it. (Counting only the cycles the bucket admits would make x
+ * x is the node's stall signal at the network boundary (src/workload.c, "the stall signal"):
+ * a cycle is *ready* when the node has a packet that could go, in its NIC with its node link
+ * free (whether the bucket admits it or not) or at the head of an injection queue with all its
+ * phits in (taken by the router or not); it is *stalled* when such a packet cannot go for
+ * back-pressure: the NIC's because its injection queue is full, the queue head's because the
+ * router has no credit or crossbar grant for it. Each cycle counts once. x is the fraction of
+ * the time the node has something to send in which the network holds it back, whatever the
+ * injection queue's depth (before model version 3 only the NIC's part counted, and a deep
+ * queue hid back-pressure from it). (Counting only the cycles the bucket admits would make x
  * about 1 whenever the queue is full, since a full bucket then admits every cycle.) The rate
  * delays packets, not messages: see src/workload.c. */
 #ifndef DFSIM_THROTTLE_H

@@ -33,8 +33,13 @@ struct job_stats {
     struct latency_histogram packet_latency;
     uint64_t messages_created, messages_delivered;
     struct latency_histogram message_latency;
+    /* The stall signal, per node-cycle (each of a node's cycles counted once however many of
+     * its packets were ready or stalled in it), summed over the job's nodes. */
     uint64_t nic_stall_cycles; /* a packet was ready in a NIC but its injection queue was full */
-    uint64_t nic_ready_cycles; /* a packet was ready in a NIC: its link free, its throttle open */
+    uint64_t nic_ready_cycles; /* a packet was ready in a NIC: its link free */
+    uint64_t injection_stall_cycles; /* a ready injection-queue head could not advance */
+    uint64_t ready_cycles;           /* a packet ready: in the NIC, or an injection-queue head */
+    uint64_t stall_cycles;           /* either stall */
     /* jobs with responses (response_bytes > 0): the NIC counters of its request packets */
     uint64_t request_phits, request_packets, request_stall_cycles;
     uint64_t responses;               /* request packets whose response arrived */
@@ -59,7 +64,13 @@ struct workload_job {
     bool has_process;
     /* closed loop */
     struct motif_run *motif;
-    uint64_t start_cycle, end_cycle; /* end_cycle: 0 until done */
+    uint64_t start_cycle, end_cycle; /* end_cycle: 0 until done (never for an open-ended job) */
+    /* open_ended: it restarts its iterations (a new motif run, seeded from motif_seeds) each
+     * time it completes them while a closed-loop job without open_ended runs */
+    bool open_ended;
+    struct rng motif_seeds;
+    uint64_t rounds;                 /* times it completed all its iterations */
+    uint64_t iterations_before;      /* iterations completed in those rounds */
     uint64_t in_network;             /* its packets between injection queue and node */
     struct throttle_params throttle; /* kind THROTTLE_NONE: not throttled */
     uint32_t response_packets;       /* packets of the response to a request packet (0: none) */
@@ -98,6 +109,15 @@ struct workload_selector {
     int current;
 };
 
+/* A node's stall signal (workload.c, "the stall signal"): the cycle (+ 1) it last counted as
+ * ready, stalled, stalled on a request packet and on one of each mode, so that the NIC phase
+ * and the injection-queue pass count a cycle once; and its packets in its injection queues. */
+struct workload_stall {
+    uint64_t ready, stalled, request, mode[2];
+    uint32_t queued;
+    bool listed; /* in the workload's queued_nodes */
+};
+
 /* A node's NIC: its queues of messages (responses served first: a request held by the window
  * must not hold the responses that would open it), and when its link can take the next packet. */
 struct workload_nic {
@@ -121,9 +141,12 @@ struct workload {
     struct link_rate node_rate;
     struct throttle_node *throttle;     /* [nodes], the nodes of throttled jobs; NULL if none is */
     struct workload_selector *selector; /* [nodes] when some job is app_aware, else NULL */
+    struct workload_stall *stall;       /* [nodes] */
+    int32_t *queued_nodes;              /* nodes with packets in their injection queues */
+    int n_queued_nodes;
     bool has_closed;    /* some job is closed loop: the run ends when they are done */
     bool started;       /* the closed-loop jobs have started (after the warm-up) */
-    int running_closed; /* closed-loop jobs not yet done */
+    int running_closed; /* closed-loop jobs without open_ended not yet done */
     char error[512];    /* why a motif failed */
 };
 
@@ -136,16 +159,22 @@ void workload_destroy(struct workload *w);
 void workload_generate(struct workload *w, struct network *net);
 /* A packet of the workload left its injection queue into the network (the cycle loop reads
  * them from the network's log) / reached its node (the cycle loop, before releasing it). */
-void workload_packet_injected(struct workload *w, const struct network *net, uint32_t packet);
+void workload_packet_injected(struct workload *w, struct network *net, uint32_t packet);
 void workload_packet_delivered(struct workload *w, struct network *net, uint32_t packet,
                                uint64_t latency);
+/* After the routers' allocation (and workload_packet_injected for what they took): every node
+ * whose injection queue holds a ready head packet (all its phits in, the router's pipeline
+ * done) that the router did not take, its crossbar input not busy with a transfer, stalled
+ * this cycle for lack of credit or crossbar grant: counted in its job's stall signal. */
+void workload_count_injection_stalls(struct workload *w, const struct network *net);
 /* The first cycle from now on at which the jobs or the NICs may act (create a message or a
  * packet, draw a random number): now while a NIC holds messages or an open-loop job runs (its
  * process draws every cycle), a closed-loop job's next wake-up (the end of a compute phase,
  * the warm-up's end before the jobs start), UINT64_MAX when none will. */
 uint64_t workload_next_activity(const struct workload *w, const struct network *net);
-/* Whether the run is over (every closed-loop job done), and whether its closed-loop jobs are
- * stuck on their own dependencies (nothing in flight, nothing due): then a description. */
+/* Whether the run is over (every closed-loop job without open_ended done), and whether its
+ * closed-loop jobs are stuck on their own dependencies (nothing in flight, nothing due): then a
+ * description. */
 bool workload_finished(const struct workload *w);
 bool workload_stuck(const struct workload *w, const struct network *net, char *why, size_t len);
 /* How far the closed-loop jobs are: the smallest fraction of its iterations a running job has

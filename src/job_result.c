@@ -55,8 +55,10 @@ static void job_result_loads(const struct job_result_view *run, const struct wor
     out->in_flight_at_end = jb->in_network;
     out->nic_stall_cycles = st->nic_stall_cycles;
     out->nic_ready_cycles = st->nic_ready_cycles;
-    out->stall_fraction =
-        job_result_ratio((double)st->nic_stall_cycles, (double)st->nic_ready_cycles);
+    out->injection_stall_cycles = st->injection_stall_cycles;
+    out->ready_cycles = st->ready_cycles;
+    out->stall_cycles = st->stall_cycles;
+    out->stall_fraction = job_result_ratio((double)st->stall_cycles, (double)st->ready_cycles);
     const struct latency_histogram *h = &st->packet_latency;
     out->latency = (struct job_result_latency){
         .mean = job_result_ratio((double)h->sum, (double)h->count),
@@ -78,7 +80,9 @@ static int job_result_iterations(const struct workload_job *jb, struct job_resul
         return -1;
     out->closed = true;
     out->finished = jb->end_cycle != 0;
-    out->iterations_completed = motif_run_iterations_completed(jb->motif);
+    out->open_ended = jb->open_ended;
+    out->rounds = jb->rounds;
+    out->iterations_completed = jb->iterations_before + motif_run_iterations_completed(jb->motif);
     out->iteration_cycles = (struct job_result_spread){
         .min = summary.min,
         .q1 = summary.q1,
@@ -87,8 +91,8 @@ static int job_result_iterations(const struct workload_job *jb, struct job_resul
         .max = summary.max,
         .mean = summary.mean,
     };
-    out->job_iteration_cycles =
-        malloc((out->iterations_completed ? out->iterations_completed : 1) * sizeof(uint64_t));
+    uint64_t last_round = motif_run_iterations_completed(jb->motif);
+    out->job_iteration_cycles = malloc((last_round ? last_round : 1) * sizeof(uint64_t));
     if (!out->job_iteration_cycles)
         return -1;
     out->job_iterations = (int)motif_run_job_iteration_cycles(jb->motif, out->job_iteration_cycles);

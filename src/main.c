@@ -291,6 +291,8 @@ static void main_print_job(const struct job_result *job)
     }
     if (job->finished)
         printf("runtime %.0f cycles", job->runtime_cycles);
+    else if (job->open_ended)
+        printf("%llu iterations done (open-ended)", (unsigned long long)job->iterations_completed);
     else
         printf("%llu iterations done (capped)", (unsigned long long)job->iterations_completed);
     if (job->isolated && job->finished && job->alone.finished)

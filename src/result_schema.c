@@ -218,6 +218,11 @@ static bool result_schema_not_isolated(const void *job)
     return !((const struct job_result *)job)->isolated;
 }
 
+static bool result_schema_not_open_ended(const void *job)
+{
+    return !((const struct job_result *)job)->open_ended;
+}
+
 static bool result_schema_unfinished(const void *job)
 {
     return !((const struct job_result *)job)->finished;
@@ -349,15 +354,19 @@ static const struct result_section result_job_messages_section = {
     RESULT_SCHEMA_COUNT(result_job_messages_fields)};
 
 static const struct result_field result_job_iterations_fields[] = {
-    {"completed", RESULT_COUNT, "iterations", "iterations every rank finished",
+    {"completed", RESULT_COUNT, "iterations",
+     "iterations every rank finished (open_ended: over all its rounds)",
      RESULT_AT(struct job_result, iterations_completed)},
+    {"rounds", RESULT_COUNT, "", "open_ended: the times it completed all its iterations",
+     RESULT_AT(struct job_result, rounds), .absent_when = result_schema_not_open_ended,
+     .absent_meaning = "unless open_ended"},
     {"cycles", RESULT_OBJECT, "cycles",
      "over every finished (rank, iteration): from the end of the rank's previous iteration, "
      "compute phase and waits included",
      .section = &result_iteration_spread_section, .locate = result_schema_locate_iteration_cycles},
     {"job_cycles", RESULT_COUNT_ARRAY, "cycles",
      "each completed iteration of the job, first first: from the end of the previous one (or "
-     "the start) to the end of its slowest rank's",
+     "the start) to the end of its slowest rank's (open_ended: of its last round)",
      RESULT_ARRAY_AT(struct job_result, job_iteration_cycles, job_iterations)},
 };
 
@@ -445,7 +454,8 @@ static const struct result_field result_job_nic_fields[] = {
     {"request_packets", RESULT_COUNT, "packets", "request packets its NICs injected",
      RESULT_AT(struct job_result, request_packets)},
     {"request_stall_cycles", RESULT_COUNT, "cycles",
-     "cycles in which one of its NICs held a request packet whose injection queue was full",
+     "node-cycles in which a request packet of one of its nodes stalled: in the NIC, its "
+     "injection queue full, or a ready injection-queue head the router could not take",
      RESULT_AT(struct job_result, request_stall_cycles)},
     {"responses", RESULT_COUNT, "packets", "request packets whose response arrived",
      RESULT_AT(struct job_result, answered)},
@@ -499,12 +509,26 @@ static const struct result_field result_job_fields[] = {
     {"packets", RESULT_OBJECT, "packets", "its packet counts",
      .section = &result_job_packets_section},
     {"nic_stall_cycles", RESULT_COUNT, "cycles",
-     "cycles in which one of its NICs held a packet whose injection queue was full",
+     "the stall signal's NIC part: node-cycles in which one of its NICs held a packet whose "
+     "injection queue was full",
      RESULT_AT(struct job_result, nic_stall_cycles)},
     {"nic_ready_cycles", RESULT_COUNT, "cycles",
-     "cycles in which one of its NICs held a packet that its link and throttle let go",
+     "node-cycles in which one of its NICs held a packet and its link was free",
      RESULT_AT(struct job_result, nic_ready_cycles)},
-    {"stall_fraction", RESULT_NUMBER, "", "nic_stall_cycles / nic_ready_cycles (0: never ready)",
+    {"injection_stall_cycles", RESULT_COUNT, "cycles",
+     "the stall signal's injection-queue part: node-cycles in which the head packet of one of "
+     "its nodes' injection queues was ready (all its phits in, the router's pipeline done, its "
+     "crossbar input free) and could not advance for lack of credit or crossbar grant",
+     RESULT_AT(struct job_result, injection_stall_cycles)},
+    {"ready_cycles", RESULT_COUNT, "cycles",
+     "node-cycles with a packet ready: in a NIC with its link free, or a ready injection-queue "
+     "head, taken or not (each node-cycle once)",
+     RESULT_AT(struct job_result, ready_cycles)},
+    {"stall_cycles", RESULT_COUNT, "cycles",
+     "node-cycles with either stall, NIC or injection queue (each node-cycle once)",
+     RESULT_AT(struct job_result, stall_cycles)},
+    {"stall_fraction", RESULT_NUMBER, "",
+     "stall_cycles / ready_cycles (0: never ready); what AIMD's x measures per window",
      RESULT_AT(struct job_result, stall_fraction)},
     {"throttle", RESULT_OBJECT, "", "its injection throttle",
      .section = &result_job_throttle_section, .absent_when = result_schema_not_throttled,
@@ -523,17 +547,24 @@ static const struct result_field result_job_fields[] = {
      .section = &result_job_latency_section},
     {"messages", RESULT_OBJECT, "", "its messages (none for single-packet open-loop traffic)",
      .section = &result_job_messages_section},
-    {"finished", RESULT_BOOL, "", "it finished every iteration before sim.max_cycles",
+    {"finished", RESULT_BOOL, "",
+     "it finished every iteration before sim.max_cycles (open_ended: never, it restarts)",
      RESULT_AT(struct job_result, finished), .absent_when = result_schema_open_loop,
      .absent_meaning = "for open-loop jobs"},
+    {"open_ended", RESULT_BOOL, "",
+     "true: it restarted its iterations until the jobs without open_ended were done; its "
+     "runtime is no result (null), its loads and latencies are",
+     RESULT_AT(struct job_result, open_ended), .absent_when = result_schema_not_open_ended,
+     .absent_meaning = "unless jobs.NAME.open_ended"},
     {"iterations", RESULT_OBJECT, "", "its iterations", .section = &result_job_iterations_section,
      .absent_when = result_schema_open_loop, .absent_meaning = "for open-loop jobs"},
     {"runtime_cycles", RESULT_NUMBER_OR_NULL, "cycles",
      "from its start (the end of the warm-up) to the end of its last rank's last iteration; "
-     "null if capped",
+     "null if capped or open_ended",
      RESULT_AT(struct job_result, runtime_cycles), .null_when = result_schema_unfinished,
      .absent_when = result_schema_open_loop, .absent_meaning = "for open-loop jobs"},
-    {"node_cycles", RESULT_NUMBER_OR_NULL, "node-cycles", "nodes * runtime_cycles; null if capped",
+    {"node_cycles", RESULT_NUMBER_OR_NULL, "node-cycles",
+     "nodes * runtime_cycles; null if capped or open_ended",
      RESULT_AT(struct job_result, node_cycles), .null_when = result_schema_unfinished,
      .absent_when = result_schema_open_loop, .absent_meaning = "for open-loop jobs"},
     {"alone", RESULT_OBJECT, "",

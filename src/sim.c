@@ -327,8 +327,10 @@ enum sim_status sim_step(struct sim *sim)
     if (net->routing->on_cycle)
         net->routing->on_cycle(&net->routing_env, net->cycle);
     sim_allocate(net);
-    if (sim->workload)
+    if (sim->workload) {
         sim_hand_injections(sim);
+        workload_count_injection_stalls(sim->workload, net);
+    }
     sim_send(net);
     /* An empty network waits (a closed-loop job computing, a silent background): it is not
      * stuck, so the watchdog counts from the last cycle it was empty. */

@@ -245,6 +245,8 @@ static int workload_closed_loop(const struct network *net, struct workload_job *
     job_rng(net->cfg, j, JOB_STREAM_MOTIF, &seed);
     jb->motif = motif_run_create(job_motif(job), &params, jb->nranks, rng_next(&seed), why,
                                  sizeof why, NULL);
+    jb->motif_seeds = seed; /* an open-ended job's later rounds draw theirs from it */
+    jb->open_ended = job->open_ended;
     if (!jb->motif) {
         snprintf(err, (size_t)err_len, "job '%s': %s", job->name, why);
         return -1;
@@ -290,7 +292,7 @@ static int workload_jobs(struct workload *w, struct network *net, int isolate, c
             return -1;
         if (jb->closed && jb->active) {
             w->has_closed = true;
-            w->running_closed++;
+            w->running_closed += !jb->open_ended;
         }
         if (jb->cfg->response_bytes > 0) {
             jb->response_packets =
@@ -329,8 +331,10 @@ static int workload_init(struct workload *w, struct network *net, char *err, int
     w->node_rank = malloc((size_t)t->nodes * sizeof *w->node_rank);
     w->nic = calloc((size_t)t->nodes, sizeof *w->nic);
     w->active_nics = malloc((size_t)t->nodes * sizeof *w->active_nics);
-    if (!w->node_job || !w->node_rank || !w->nic || !w->active_nics ||
-        packet_pool_use_tags(&net->pool) != 0) {
+    w->stall = calloc((size_t)t->nodes, sizeof *w->stall);
+    w->queued_nodes = malloc((size_t)t->nodes * sizeof *w->queued_nodes);
+    if (!w->node_job || !w->node_rank || !w->nic || !w->active_nics || !w->stall ||
+        !w->queued_nodes || packet_pool_use_tags(&net->pool) != 0) {
         snprintf(err, (size_t)err_len, "out of memory");
         return -1;
     }
@@ -375,6 +379,8 @@ void workload_destroy(struct workload *w)
     free(w->node_rank);
     free(w->nic);
     free(w->active_nics);
+    free(w->stall);
+    free(w->queued_nodes);
     free(w->throttle);
     free(w->selector);
     free(w->messages);
@@ -382,6 +388,66 @@ void workload_destroy(struct workload *w)
 }
 
 /* ---- every cycle ---- */
+
+/* ---- the stall signal ----
+ * A node's cycle is *ready* when it has a packet that could go: in its NIC with its link free
+ * (whether its throttle lets it go or not), or at the head of one of its injection queues with
+ * all its phits in and the router's pipeline done (taken this cycle or not). It is *stalled*
+ * when such a packet cannot go for back-pressure: the NIC's packet because its injection queue
+ * is full, the queue's head because the router has no credit or crossbar grant for it. Both
+ * parts are counted (nic_stall_cycles, injection_stall_cycles) and each node-cycle once in
+ * ready_cycles and stall_cycles, the stall fraction and AIMD's x: the injection-queue part
+ * sees back-pressure whatever the queue's depth, where a deep queue hid it from the NIC. */
+
+/* A packet of node's is in an injection queue. */
+static void workload_queued(struct workload *w, int32_t node)
+{
+    struct workload_stall *s = &w->stall[node];
+    s->queued++;
+    if (!s->listed) {
+        s->listed = true;
+        w->queued_nodes[w->n_queued_nodes++] = node;
+    }
+}
+
+static void workload_count_ready(struct workload *w, const struct network *net, int32_t node,
+                                 struct throttle_node *th)
+{
+    struct workload_stall *s = &w->stall[node];
+    if (s->ready == net->cycle + 1)
+        return;
+    s->ready = net->cycle + 1;
+    w->jobs[w->node_job[node]].stats.ready_cycles += net->measuring;
+    if (th)
+        throttle_node_ready(th);
+}
+
+/* A stalled cycle of node's (ready too); m: the stalled packet's message, if any (a request's
+ * stall counts for the NIC's s, and for the app_aware selector in its mode). */
+static void workload_count_stalled(struct workload *w, const struct network *net, int32_t node,
+                                   struct throttle_node *th, const struct workload_message *m)
+{
+    struct workload_stall *s = &w->stall[node];
+    struct workload_job *jb = &w->jobs[w->node_job[node]];
+    uint64_t mark = net->cycle + 1;
+    workload_count_ready(w, net, node, th);
+    if (s->stalled != mark) {
+        s->stalled = mark;
+        jb->stats.stall_cycles += net->measuring;
+        if (th)
+            throttle_node_stalled(th);
+    }
+    if (!m || !jb->response_packets || m->request)
+        return;
+    if (s->request != mark) {
+        s->request = mark;
+        jb->stats.request_stall_cycles += net->measuring;
+    }
+    if (jb->app_aware && s->mode[m->selected] != mark) {
+        s->mode[m->selected] = mark;
+        w->selector[node].stalls[m->selected]++;
+    }
+}
 
 /* An open-loop job's ranks create what their process fires: a message into the NIC, or a
  * single packet straight into the injection queue (refused when it is full, as the
@@ -409,8 +475,10 @@ static void workload_open_loop_cycle(struct workload *w, struct network *net, in
         uint32_t packet;
         int rc = network_inject_packet(net, (uint32_t)jb->rank_node[r],
                                        (uint32_t)jb->rank_node[dst], &packet);
-        if (rc == 0)
+        if (rc == 0) {
             network_packet(net, packet)->mode = (uint8_t)jb->cfg->ugal_preset;
+            workload_queued(w, jb->rank_node[r]);
+        }
         jb->in_network += rc == 0;
         if (!net->measuring)
             continue;
@@ -426,13 +494,39 @@ static void workload_open_loop_cycle(struct workload *w, struct network *net, in
     }
 }
 
-/* A closed-loop job ends when its last rank finishes: on a delivery, a send leaving the NIC or
- * a step with nothing to wait for (an allreduce's empty last doubling step), so each asks. */
-static void workload_job_check_done(struct workload *w, struct workload_job *jb, uint64_t now)
+/* An open-ended job completed its iterations while others still run: it begins them again,
+ * every rank at once, in a new motif run (nothing of the last one is in flight: every
+ * message it sent was received). Its later rounds draw their seeds from its motif stream. */
+static void workload_job_restart(struct workload_job *jb, struct network *net)
 {
-    if (motif_run_done(jb->motif) && !jb->end_cycle) {
-        jb->end_cycle = now;
+    struct motif_params params;
+    char why[512] = "";
+    job_motif_params(jb->cfg, &params);
+    jb->iterations_before += motif_run_iterations_completed(jb->motif);
+    jb->rounds++;
+    motif_run_destroy(jb->motif);
+    jb->motif = motif_run_create(job_motif(jb->cfg), &params, jb->nranks,
+                                 rng_next(&jb->motif_seeds), why, sizeof why, NULL);
+    if (!jb->motif) { /* it was created once with these params: only memory can fail */
+        net->status = SIM_NOMEM;
+        return;
+    }
+    motif_run_start(jb->motif, net->cycle);
+}
+
+/* A closed-loop job ends when its last rank finishes: on a delivery, a send leaving the NIC or
+ * a step with nothing to wait for (an allreduce's empty last doubling step), so each asks. An
+ * open-ended job never ends: it restarts while a job without open_ended runs. */
+static void workload_job_check_done(struct workload *w, struct workload_job *jb,
+                                    struct network *net)
+{
+    if (!motif_run_done(jb->motif) || jb->end_cycle)
+        return;
+    if (!jb->open_ended) {
+        jb->end_cycle = net->cycle;
         w->running_closed--;
+    } else if (w->running_closed > 0) {
+        workload_job_restart(jb, net);
     }
 }
 
@@ -447,7 +541,7 @@ static void workload_closed_loop_cycle(struct workload *w, struct network *net, 
                  jb->cfg->name, motif_run_error(jb->motif));
         net->status = SIM_INVARIANT;
     }
-    workload_job_check_done(w, jb, net->cycle);
+    workload_job_check_done(w, jb, net);
 }
 
 /* The throttle of a node's NIC, its windows closed up to now; NULL when its job has none. */
@@ -492,8 +586,7 @@ static void workload_nic_inject(struct workload *w, struct network *net, int32_t
     const struct throttle_params *tp = NULL;
     struct throttle_node *th = workload_nic_throttle(w, node, now, &tp);
     w->jobs[w->node_job[node]].stats.nic_ready_cycles += net->measuring;
-    if (th)
-        throttle_node_ready(th);
+    workload_count_ready(w, net, node, th);
     uint32_t *head;
     while ((head = workload_nic_next(w, nic, node)) != NULL) {
         uint32_t index = *head - 1;
@@ -506,14 +599,11 @@ static void workload_nic_inject(struct workload *w, struct network *net, int32_t
         if (held || network_enqueue(net, m->src_node, m->dst_node, &packet) != 0) {
             if (!held || network_injection_full(net, m->src_node, m->dst_node)) {
                 st->nic_stall_cycles += net->measuring;
-                st->request_stall_cycles += net->measuring && request;
-                if (request && jb->app_aware)
-                    w->selector[node].stalls[m->selected]++;
-                if (th)
-                    throttle_node_stalled(th);
+                workload_count_stalled(w, net, node, th, m);
             }
             break;
         }
+        workload_queued(w, node);
         if (th)
             throttle_node_sent(th, tp);
         net->pool.tags[packet] = index + 1;
@@ -610,10 +700,14 @@ void workload_generate(struct workload *w, struct network *net)
         w->n_active_nics = kept;
 }
 
-void workload_packet_injected(struct workload *w, const struct network *net, uint32_t packet)
+void workload_packet_injected(struct workload *w, struct network *net, uint32_t packet)
 {
     const struct packet *pk = network_packet(net, packet);
     struct workload_job *jb = &w->jobs[w->node_job[pk->src]];
+    const struct throttle_params *tp;
+    w->stall[pk->src].queued--;
+    workload_count_ready(w, net, (int32_t)pk->src,
+                         workload_nic_throttle(w, (int32_t)pk->src, net->cycle, &tp));
     if (net->measuring) {
         jb->stats.injected++;
         jb->stats.injected_phits += (uint64_t)net->packet_size;
@@ -625,7 +719,7 @@ void workload_packet_injected(struct workload *w, const struct network *net, uin
     /* A send of a job with responses completes when its responses are in (message_answered). */
     if (++m->injected == m->packets && jb->closed && !jb->response_packets) {
         motif_run_sent(jb->motif, m->src_rank, m->tag, net->cycle);
-        workload_job_check_done(w, jb, net->cycle);
+        workload_job_check_done(w, jb, net);
     }
 }
 
@@ -652,7 +746,7 @@ static void workload_response_done(struct workload *w, struct network *net, uint
         return;
     if (jb->closed) {
         motif_run_sent(jb->motif, r->src_rank, r->tag, net->cycle);
-        workload_job_check_done(w, jb, net->cycle);
+        workload_job_check_done(w, jb, net);
     }
     workload_message_free(w, request);
 }
@@ -672,7 +766,7 @@ static void workload_message_done(struct workload *w, struct network *net, uint3
     }
     if (jb->closed) {
         motif_run_delivered(jb->motif, m->src_rank, m->dst_rank, m->tag, net->cycle);
-        workload_job_check_done(w, jb, net->cycle);
+        workload_job_check_done(w, jb, net);
     }
     if (!jb->response_packets) /* else freed with its last answer */
         workload_message_free(w, index);
@@ -711,6 +805,51 @@ void workload_packet_delivered(struct workload *w, struct network *net, uint32_t
         workload_message_done(w, net, tag - 1);
 }
 
+/* The stalls of one node's injection queues this cycle (its crossbar input is free). */
+static void workload_node_injection_stalls(struct workload *w, const struct network *net,
+                                           int32_t node, int router, int port)
+{
+    uint64_t now = net->cycle;
+    const struct packet_ring *rings = &net->input_vc[network_vc_index(net, router, port, 0)];
+    struct throttle_node *th = NULL;
+    bool stalled = false;
+    for (int vc = 0; vc < net->vcs_injection; vc++) {
+        const struct packet_ring *ring = &rings[vc];
+        if (!ring->count || ring->head_ready > now)
+            continue;
+        uint32_t index = ring_front(ring);
+        if (network_packet(net, index)->tail_cycle > now)
+            continue; /* its phits are not all there */
+        if (!stalled) {
+            const struct throttle_params *tp;
+            th = workload_nic_throttle(w, node, now, &tp);
+            w->jobs[w->node_job[node]].stats.injection_stall_cycles += net->measuring;
+            stalled = true;
+        }
+        uint32_t tag = net->pool.tags[index];
+        workload_count_stalled(w, net, node, th, tag ? &w->messages[tag - 1] : NULL);
+    }
+}
+
+void workload_count_injection_stalls(struct workload *w, const struct network *net)
+{
+    const struct topology *t = &net->topo;
+    int kept = 0;
+    for (int i = 0; i < w->n_queued_nodes; i++) {
+        int32_t node = w->queued_nodes[i];
+        if (!w->stall[node].queued) {
+            w->stall[node].listed = false;
+            continue;
+        }
+        w->queued_nodes[kept++] = node;
+        int router = topology_router_of_node(t, node), port = topology_node_port(t, node);
+        if (network_port(net, router, port)->input_busy_until > net->cycle)
+            continue; /* moving a packet (taken this cycle or before): not stalled */
+        workload_node_injection_stalls(w, net, node, router, port);
+    }
+    w->n_queued_nodes = kept;
+}
+
 uint64_t workload_next_activity(const struct workload *w, const struct network *net)
 {
     uint64_t now = net->cycle, next = UINT64_MAX;
@@ -741,7 +880,7 @@ double workload_progress(const struct workload *w)
     double least = 1;
     for (int j = 0; j < w->n_jobs; j++) {
         const struct workload_job *jb = &w->jobs[j];
-        if (!jb->closed || !jb->active || jb->end_cycle)
+        if (!jb->closed || !jb->active || jb->end_cycle || jb->open_ended)
             continue;
         double done = (double)motif_run_iterations_completed(jb->motif) / jb->cfg->iterations;
         if (done < least)

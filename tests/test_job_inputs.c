@@ -213,7 +213,7 @@ static const struct job_input job_inputs[] = {
      "unknown value 'unifrm' (expected one of: none, uniform, permutation, tornado, incast"},
     {ONE("nodes = 4; motif = \"alltoall\"; dims = [2, 2];"), NULL, 2, 4, "jobs.a.dims",
      "this job does not read it (expected only what it reads: motif 'alltoall' reads "
-     "iterations, compute_cycles, message_bytes"},
+     "iterations, compute_cycles, open_ended, message_bytes"},
     {ONE("nodes = 4;"), NULL, 2, 4, "jobs.a.pattern",
      "a job has either a pattern (open loop) or a motif (closed loop)"},
     {ONE("nodes = 4; pattern = \"uniform\"; motif = \"barrier\";"), NULL, 2, 4, "jobs.a.pattern",
@@ -292,6 +292,32 @@ static const struct job_input job_inputs[] = {
      "routing.mechanism = \"ugal\" or \"ugal_g\", or ugal_preset = \"none\")"},
     {ONE("nodes = 4; motif = \"barrier\"; ugal_preset = \"adaptive_3\";"),
      "routing.mechanism=ugal_g", 0, 0, NULL, NULL},
+    /* ---- open-ended congestors ---- */
+    {ONE("nodes = 4; motif = \"alltoall\"; open_ended = true;"), NULL, 2, 4, "jobs.a.open_ended",
+     "every closed-loop job is open-ended, so none would end the run (expected at least one "
+     "closed-loop job without open_ended"},
+    {NET "jobs = (\n  { name = \"bg\"; nodes = 4; pattern = \"uniform\"; load = 0.1; },\n"
+         "  { name = \"c1\"; nodes = 4; motif = \"alltoall\"; open_ended = true; },\n"
+         "  { name = \"c2\"; nodes = 4; motif = \"barrier\"; open_ended = true; } );\n",
+     NULL, 2, 6, "jobs.c2.open_ended", "every closed-loop job is open-ended"},
+    {NET "jobs = (\n  { name = \"c1\"; nodes = 4; motif = \"alltoall\"; open_ended = true; },\n"
+         "  { name = \"app\"; nodes = 4; motif = \"barrier\"; } );\n",
+     "jobs.app.open_ended=true", 2, 0, "jobs.app.open_ended",
+     "every closed-loop job is open-ended"},
+    {NET "jobs = (\n  { name = \"c1\"; nodes = 4; motif = \"alltoall\"; open_ended = true; },\n"
+         "  { name = \"app\"; nodes = 4; motif = \"barrier\"; } );\n",
+     NULL, 0, 0, NULL, NULL},
+    {ONE("nodes = 4; pattern = \"uniform\"; load = 0.1; open_ended = true;"), NULL, 2, 4,
+     "jobs.a.open_ended",
+     "this job does not read it (expected only what it reads: pattern 'uniform' reads load, "
+     "process, message_bytes"},
+    /* ---- congestor intensity ---- */
+    {ONE("nodes = 4; motif = \"alltoall\"; intensity = 0;"), NULL, 2, 4, "jobs.a.intensity",
+     "0 would never let it communicate (expected 0 < intensity <= 1: at line rate, the "
+     "fraction of the time it sends)"},
+    {ONE("nodes = 4; pattern = \"uniform\"; load = 0.2;"), "jobs.a.intensity=1.5", 2, 0,
+     "jobs.a.intensity", "1.5 is out of range"},
+    {ONE("nodes = 4; pattern = \"incast\"; load = 1; intensity = 0.3;"), NULL, 0, 0, NULL, NULL},
     {ONE("nodes = 4; motif = \"barrier\";"), "jobs.a.ugal_preset=adaptive_9", 2, 0,
      "jobs.a.ugal_preset",
      "unknown value 'adaptive_9' (expected one of: none, adaptive_0, adaptive_1, adaptive_2, "

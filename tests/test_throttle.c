@@ -147,8 +147,8 @@ static void test_bucket_rate(void)
 
 #define SMALL_NET "topology = { p = 2; a = 4; h = 2; };\nbuffers = { injection = 32; };\n"
 
-static void throttle_point(const char *text, const char *const *ov, int n, bool check,
-                           struct result *res)
+static void throttle_point_jobs(const char *text, const char *const *ov, int n, bool check,
+                                struct result *res, int jobs)
 {
     static struct sim_config cfg;
     test_load_config_text(throttle_dir, "t.cfg", text, ov, n, &cfg);
@@ -158,7 +158,19 @@ static void throttle_point(const char *text, const char *const *ov, int n, bool 
     if (status != SIM_OK)
         fprintf(stderr, "\n%s\n", out.message);
     CU_ASSERT_EQUAL_FATAL(status, SIM_OK);
-    CU_ASSERT_EQUAL_FATAL(res->n_jobs, 1);
+    CU_ASSERT_EQUAL_FATAL(res->n_jobs, jobs);
+}
+
+static void throttle_point(const char *text, const char *const *ov, int n, bool check,
+                           struct result *res)
+{
+    throttle_point_jobs(text, ov, n, check, res, 1);
+}
+
+/* The stall signal's NIC part alone, as it was before model version 3. */
+static double throttle_nic_fraction(const struct job_result *j)
+{
+    return j->nic_ready_cycles ? (double)j->nic_stall_cycles / (double)j->nic_ready_cycles : 0;
 }
 
 /* A uniform job offering 1 phit/node/cycle (more than the network takes) accepts r under a
@@ -219,18 +231,86 @@ static void test_aimd_single_bottleneck(void)
 }
 
 /* The same bottleneck with a delay-sensitive job (c = 10): it backs off less, so its mean
- * rate is higher and it stalls more than the baseline c = 0. */
+ * rate is higher and it stalls more than the baseline c = 0; with the stall signal at the
+ * network boundary, whether the injection queues hold 32 phits or the default 1,000. */
 static void test_aimd_sensitive_backs_off_less(void)
 {
+    const char *depths[] = {"buffers.injection=32", "buffers.injection=1000"};
+    for (int q = 0; q < 2; q++) {
+        struct result res;
+        const char *base[] = {"jobs.inc.throttle=aimd", "jobs.inc.delay_sensitivity=0", depths[q]};
+        throttle_point(incast_text, base, 3, false, &res);
+        double rate0 = res.jobs[0].throttle_mean_rate, stall0 = res.jobs[0].stall_fraction;
+        result_free(&res);
+        const char *sensitive[] = {"jobs.inc.throttle=aimd", "jobs.inc.delay_sensitivity=10",
+                                   depths[q]};
+        throttle_point(incast_text, sensitive, 3, false, &res);
+        CU_ASSERT(res.jobs[0].throttle_mean_rate > rate0);
+        CU_ASSERT(res.jobs[0].stall_fraction > stall0);
+        printf("[%s: c = 0 rate %.4f x %.3f, c = 10 rate %.4f x %.3f] ", depths[q], rate0, stall0,
+               res.jobs[0].throttle_mean_rate, res.jobs[0].stall_fraction);
+        result_free(&res);
+    }
+}
+
+/* The stall signal does not depend on the injection queue's depth: 8 senders at 0.25
+ * phits/cycle into one node's link (twice what it takes), unthrottled, so every sender's
+ * injection head waits on a saturated output. With 32-phit queues they fill and the NIC
+ * stalls too; with 1,000 phits they are still filling when the window closes (0.125
+ * phits/cycle for 5,000 cycles), and the NIC never stalls, but the heads wait all the same:
+ * the stall fraction is within a factor of two either way (before model version 3, the
+ * NIC's part alone was the signal: 0.97 and 0). */
+static void test_stall_fraction_queue_depth(void)
+{
+    static const char text[] = SMALL_NET
+        "sim = { warmup_cycles = 1000; measure_cycles = 4000; };\n"
+        "jobs = ( { name = \"inc\"; nodes = 9; placement = \"random_nodes\";\n"
+        "           pattern = \"incast\"; targets = 1; load = 0.25; message_bytes = 512; } );\n";
+    const char *depths[] = {"buffers.injection=32", "buffers.injection=1000"};
+    double x[2];
+    for (int q = 0; q < 2; q++) {
+        struct result res;
+        throttle_point(text, &depths[q], 1, true, &res);
+        const struct job_result *j = &res.jobs[0];
+        x[q] = j->stall_fraction;
+        CU_ASSERT(j->injection_stall_cycles > 0);
+        CU_ASSERT(j->stall_cycles <= j->ready_cycles);
+        CU_ASSERT(j->stall_cycles >= j->nic_stall_cycles &&
+                  j->stall_cycles >= j->injection_stall_cycles);
+        printf("[%s: stall fraction %.3f (NIC part alone %.3f)] ", depths[q], x[q],
+               throttle_nic_fraction(j));
+        result_free(&res);
+    }
+    CU_ASSERT(x[0] > 0.5 && x[1] > 0.5);
+    CU_ASSERT(x[0] < 2 * x[1] && x[1] < 2 * x[0]);
+}
+
+/* A latency-bound job slowed by congestion feels it: a halo of 256-byte messages beside an
+ * open-ended alltoall and an incast, both at intensity 0.1, with the default 1,000-phit
+ * injection queues: the halo runs over 1.1 times slower than alone and its stall fraction is
+ * well above 0 (its NICs never find a queue full: the NIC part alone, the signal before model
+ * version 3, is printed). */
+static void test_latency_bound_job_stalls(void)
+{
+    static const char text[] =
+        "topology = { p = 2; a = 4; h = 2; };\n"
+        "sim = { warmup_cycles = 1000; seed = 3; isolate = true; };\n"
+        "jobs = (\n"
+        "  { name = \"app\"; nodes = 16; placement = \"random_nodes\"; motif = \"halo3d\";\n"
+        "    dims = [4, 2, 2]; message_bytes = 256; iterations = 20; compute_cycles = 20; },\n"
+        "  { name = \"a2a\"; nodes = 36; placement = \"random_nodes\"; motif = \"alltoall\";\n"
+        "    message_bytes = 2048; open_ended = true; intensity = 0.1; },\n"
+        "  { name = \"inc\"; nodes = 16; placement = \"random_nodes\"; pattern = \"incast\";\n"
+        "    targets = 2; load = 1.0; message_bytes = 512; intensity = 0.1; } );\n";
     struct result res;
-    const char *base[] = {"jobs.inc.throttle=aimd", "jobs.inc.delay_sensitivity=0"};
-    throttle_point(incast_text, base, 2, false, &res);
-    double rate0 = res.jobs[0].throttle_mean_rate, stall0 = res.jobs[0].stall_fraction;
-    result_free(&res);
-    const char *sensitive[] = {"jobs.inc.throttle=aimd", "jobs.inc.delay_sensitivity=10"};
-    throttle_point(incast_text, sensitive, 2, false, &res);
-    CU_ASSERT(res.jobs[0].throttle_mean_rate > rate0);
-    CU_ASSERT(res.jobs[0].stall_fraction > stall0);
+    throttle_point_jobs(text, NULL, 0, false, &res, 3);
+    const struct job_result *app = &res.jobs[0];
+    CU_ASSERT_TRUE(app->finished);
+    CU_ASSERT(app->slowdown_runtime > 1.1);
+    CU_ASSERT(app->stall_fraction > 0.1);
+    CU_ASSERT(app->injection_stall_cycles > 0);
+    printf("[slowdown %.3f, stall fraction %.3f, NIC part alone %.3f] ", app->slowdown_runtime,
+           app->stall_fraction, throttle_nic_fraction(app));
     result_free(&res);
 }
 
@@ -277,6 +357,8 @@ int test_throttle_register(void)
         {"a static cap r: a saturating job accepts r", test_static_cap_accepted},
         {"AIMD on one bottleneck: the fair share, few stalls", test_aimd_single_bottleneck},
         {"a delay-sensitive job backs off less", test_aimd_sensitive_backs_off_less},
+        {"the stall fraction does not depend on the queue depth", test_stall_fraction_queue_depth},
+        {"a latency-bound job slowed by congestion stalls", test_latency_bound_job_stalls},
         {"throttling loses and duplicates no message (--check)", test_throttle_keeps_messages},
     };
     return test_add_suite("throttle", throttle_suite_init, throttle_suite_cleanup, cases,

@@ -389,6 +389,107 @@ static void test_capped_run(void)
     result_free(&res);
 }
 
+/* An open-ended congestor (an alltoall that alone would need far more than sim.max_cycles)
+ * beside a short halo: the run ends when the halo does, never capped; the congestor restarted
+ * its iterations, reports no runtime (not finished, open_ended) but its load and latency, and
+ * --check finds every message where the workload says through the restarts. The same
+ * congestor without open_ended caps the run. */
+static const char open_ended_text[] = SMALL_NET
+    "sim = { warmup_cycles = 500; max_cycles = 40000; };\n"
+    "jobs = ( { name = \"app\"; nodes = 8; placement = \"random_nodes\"; motif = \"halo3d\";\n"
+    "           dims = [2, 2, 2]; message_bytes = 512; iterations = 30; compute_cycles = 20; },\n"
+    "         { name = \"cong\"; nodes = 16; placement = \"random_nodes\"; motif = \"alltoall\";\n"
+    "           message_bytes = 256; iterations = 1000; open_ended = true; } );\n";
+
+static void test_open_ended_congestor(void)
+{
+    struct sim_config cfg;
+    char err[256];
+    workload_config(&cfg, open_ended_text, NULL, 0);
+    struct sim *sim = sim_create(&cfg, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    sim->check_invariants = true;
+    enum sim_status status = sim_run(sim, NULL, NULL);
+    if (status != SIM_OK)
+        fprintf(stderr, "\n%s\n", sim->net.message);
+    CU_ASSERT_EQUAL_FATAL(status, SIM_OK);
+    CU_ASSERT_FALSE(sim->capped);
+    uint64_t app_end = sim->workload->jobs[0].end_cycle;
+    CU_ASSERT(app_end > 0);
+    CU_ASSERT(sim->net.cycle == app_end + 1); /* the run stops the cycle the app finished */
+    sim_destroy(sim);
+
+    struct result res;
+    const char *few[] = {"jobs.cong.iterations=1"}; /* rounds of one iteration: many restarts */
+    for (int k = 0; k < 2; k++) {
+        workload_point(open_ended_text, few, k, &cfg, &res);
+        const struct job_result *app = &res.jobs[0], *cong = &res.jobs[1];
+        CU_ASSERT_FALSE(res.run.capped);
+        CU_ASSERT_TRUE(app->finished);
+        CU_ASSERT_FALSE(cong->finished);
+        CU_ASSERT_TRUE(cong->open_ended);
+        CU_ASSERT_EQUAL(cong->runtime_cycles, 0);
+        CU_ASSERT(cong->accepted > 0.05 && cong->latency.mean > 0);
+        CU_ASSERT(cong->messages_delivered > 0);
+        CU_ASSERT_EQUAL(res.run.node_cycles, app->node_cycles); /* the congestor's is no result */
+        if (k == 1) { /* one-iteration rounds: it restarted, and counts every round's iteration */
+            CU_ASSERT(cong->rounds >= 2);
+            CU_ASSERT(cong->iterations_completed >= cong->rounds);
+            printf("[app %.0f cycles, congestor %llu rounds, accepted %.3f] ", app->runtime_cycles,
+                   (unsigned long long)cong->rounds, cong->accepted);
+        }
+        result_free(&res);
+    }
+    const char *bounded[] = {"jobs.cong.open_ended=false"};
+    workload_point(open_ended_text, bounded, 1, &cfg, &res);
+    CU_ASSERT_TRUE(res.run.capped);
+    CU_ASSERT_EQUAL(res.run.cycles, 40000);
+    result_free(&res);
+}
+
+/* intensity i dials a congestor: after each iteration a rank computes (1 - i) / i times the
+ * cycles its sends of that iteration waited to leave. An alltoall alone on 16 nodes takes
+ * longer the lower i; with 4 KiB messages, whose iterations are mostly sending, its injected
+ * load falls about as i (between 0.9 i and i + 0.15: the receives' waits are not sending
+ * time). An open-loop job offers i times its load. */
+static void test_intensity(void)
+{
+    static const char closed[] = SMALL_NET
+        "sim = { warmup_cycles = 100; };\n"
+        "jobs = ( { name = \"a2a\"; nodes = 16; motif = \"alltoall\"; message_bytes = 256;\n"
+        "           iterations = 6; } );\n";
+    const double i[] = {1, 0.5, 0.25};
+    struct sim_config cfg;
+    struct result res;
+    double runtime_before = 0, injected1 = 0;
+    for (int k = 0; k < 3; k++) {
+        char set[64], big[] = "jobs.a2a.message_bytes=4096";
+        snprintf(set, sizeof set, "jobs.a2a.intensity=%g", i[k]);
+        const char *ov[] = {set, big};
+        workload_point(closed, ov, 1, &cfg, &res);
+        const struct job_result *j = &res.jobs[0];
+        CU_ASSERT_TRUE_FATAL(j->finished);
+        CU_ASSERT(j->runtime_cycles > runtime_before);
+        runtime_before = j->runtime_cycles;
+        printf("[i %.2f: runtime %.0f", i[k], j->runtime_cycles);
+        result_free(&res);
+        workload_point(closed, ov, 2, &cfg, &res);
+        if (k == 0)
+            injected1 = res.jobs[0].injected;
+        double ratio = res.jobs[0].injected / injected1;
+        CU_ASSERT(ratio >= 0.9 * i[k] && ratio <= i[k] + 0.15);
+        printf(", 4 KiB: injected %.3f, %.2f of i = 1] ", res.jobs[0].injected, ratio);
+        result_free(&res);
+    }
+    static const char open[] =
+        SMALL_NET "sim = { warmup_cycles = 1000; measure_cycles = 20000; };\n"
+                  "jobs = ( { name = \"u\"; nodes = 36; pattern = \"uniform\"; load = 0.4;\n"
+                  "           message_bytes = 128; intensity = 0.5; } );\n";
+    workload_point(open, NULL, 0, &cfg, &res);
+    CU_ASSERT_DOUBLE_EQUAL(res.jobs[0].offered, 0.2, 0.01);
+    result_free(&res);
+}
+
 /* A network left empty for longer than the watchdog (a job computing, nothing else sending)
  * is idle, not deadlocked: the first packets after the pause must not trip sim.deadlock_cycles
  * (they did, reporting "nothing moved for 2000 cycles" the cycle they were created). */
@@ -609,6 +710,8 @@ int test_workload_register(void)
         {"a silent job changes nothing", test_silent_job_changes_nothing},
         {"--isolate: alone and slowdown", test_isolate},
         {"sim.max_cycles caps a run", test_capped_run},
+        {"an open-ended congestor stops with the others, never caps", test_open_ended_congestor},
+        {"intensity dials a congestor", test_intensity},
         {"an idle network is not a deadlock", test_idle_network_is_not_deadlocked},
         {"jumping over idle cycles changes nothing", test_idle_skip_changes_nothing},
         {"--check follows every message", test_invariants_every_cycle},

@@ -188,6 +188,13 @@ static const struct setting job_rows[] = {
                      "app_aware: L(high bias) / L(default), for the mode not observed yet"),
     JOB_QUIET_NUMBER(SETTING_DOUBLE, "selector_sigma", selector_sigma, 1, 0, 1e9,
                      "app_aware: s(high bias) / s(default), for the mode not observed yet"),
+    JOB_QUIET_NUMBER(SETTING_DOUBLE, "intensity", intensity, 1, 0, 1,
+                     "a congestor's intensity i: after each iteration a motif's rank computes "
+                     "(1 - i) / i times the line-rate time of the messages it sent in it; an "
+                     "open-loop job offers its load x i"),
+    JOB_QUIET_NUMBER(SETTING_BOOL, "open_ended", open_ended, 0, 0, 1,
+                     "motif: restart its iterations until every closed-loop job without "
+                     "open_ended has finished (a congestor; its runtime is then no result)"),
 };
 
 static const struct setting_table job_table = {
@@ -248,11 +255,11 @@ int job_network_params(const struct config_job *job, const struct pattern_ops *n
 
 bool job_reads(const struct config_job *job, const char *key, char *why, size_t len)
 {
-    static const char *const always[] = {"name",           "nodes",    "placement",
-                                         "pattern",        "motif",    "ugal_preset",
-                                         "response_bytes", "selector", NULL};
+    static const char *const always[] = {"name",      "nodes",       "placement",      "pattern",
+                                         "motif",     "ugal_preset", "response_bytes", "selector",
+                                         "intensity", NULL};
     static const char *const open_loop[] = {"load", "process", "message_bytes", NULL};
-    static const char *const closed_loop[] = {"iterations", "compute_cycles", NULL};
+    static const char *const closed_loop[] = {"iterations", "compute_cycles", "open_ended", NULL};
     if (strcmp(key, "throttle") == 0)
         return true;
     if (strncmp(key, "selector_", 9) == 0) {
@@ -573,6 +580,13 @@ static int job_check(const struct sim_config *cfg, const void *params, struct se
     if (job_check_bytes(cfg, job, "message_bytes", job->message_bytes, issue) ||
         job_check_bytes(cfg, job, "response_bytes", job->response_bytes, issue))
         return -1;
+    if (job->intensity <= 0) {
+        snprintf(issue->text, sizeof issue->text,
+                 "%.15g would never let it communicate (expected 0 < intensity <= 1: at line "
+                 "rate, the fraction of the time it sends)",
+                 job->intensity);
+        return job_issue(job, issue, "intensity", "intensity");
+    }
     if (job_check_throttle(cfg, job, issue))
         return -1;
     if (job->response_bytes > 0 && !job_is_closed_loop(job) && job->message_bytes == 0) {

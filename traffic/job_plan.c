@@ -1,6 +1,7 @@
 /* job_plan: placing every job, and the parameters of its traffic plug-ins. */
 #include "job_plan.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,17 +113,23 @@ void job_motif_params(const struct config_job *job, struct motif_params *out)
     out->root = job->root;
     out->periodic = job->periodic;
     out->allreduce_threshold = (uint64_t)job->allreduce_threshold;
+    out->intensity = job->intensity;
 }
 
-/* Messages (or packets, without message_bytes) per cycle per rank for the job's load. */
+/* Messages (or packets, without message_bytes) per cycle per rank for the job's load, scaled by
+ * its duty cycle (a periodic interval stretched by it, to the nearest cycle). */
 void job_injection_params(const struct sim_config *cfg, const struct config_job *job,
                           struct injection_params *out)
 {
     uint64_t packets =
         job->message_bytes > 0 ? job_message_packets(cfg, (uint64_t)job->message_bytes) : 1;
+    double d = job->intensity;
+    int64_t interval = job->interval_cycles;
+    if (d < 1 && interval > 0)
+        interval = (int64_t)((double)interval / d + 0.5);
     *out = (struct injection_params){
-        .rate = job->load / ((double)packets * cfg->traffic.packet_size),
-        .interval_cycles = (int)job->interval_cycles,
+        .rate = job->load * d / ((double)packets * cfg->traffic.packet_size),
+        .interval_cycles = interval > INT_MAX ? INT_MAX : (int)interval,
         .on_cycles = (int)job->on_cycles,
         .off_cycles = (int)job->off_cycles,
     };
@@ -226,6 +233,27 @@ static int job_check_traffic(const struct sim_config *cfg, const struct job_plan
     return 0;
 }
 
+/* An open-ended job runs until the closed-loop jobs without open_ended are done: without one,
+ * nothing would end the run but sim.max_cycles. */
+static int job_check_open_ended(const struct sim_config *cfg, struct setting_issue *issue)
+{
+    const struct config_job *open = NULL;
+    for (int j = 0; j < cfg->n_jobs; j++) {
+        const struct config_job *job = &cfg->jobs[j];
+        if (!job_is_closed_loop(job))
+            continue;
+        if (!job->open_ended)
+            return 0;
+        open = job; /* the last: where a --set or a later edit most likely made it so */
+    }
+    if (!open)
+        return 0;
+    return job_plan_issue(issue, open, "open_ended", "open_ended",
+                          "every closed-loop job is open-ended, so none would end the run "
+                          "(expected at least one closed-loop job without open_ended: an "
+                          "open-ended job runs until those have finished)");
+}
+
 int job_config_check_all(const struct sim_config *cfg, struct setting_issue *issue)
 {
     if (!cfg->n_jobs)
@@ -236,6 +264,8 @@ int job_config_check_all(const struct sim_config *cfg, struct setting_issue *iss
                 return job_plan_issue(issue, &cfg->jobs[j], "name", "name",
                                       "two jobs have this name (expected unique names: they "
                                       "name settings jobs.NAME.KEY)");
+    if (job_check_open_ended(cfg, issue) != 0)
+        return -1;
     struct topology t;
     char err[512];
     if (topology_create(&t, cfg, err, (int)sizeof err) != 0)

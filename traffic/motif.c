@@ -1,9 +1,9 @@
 /* motif: the engine of closed-loop jobs. Each rank walks its iterations: a compute phase,
  * then the motif's steps; at a step it issues its sends and waits until they have left and
- * its receives have arrived. Ranks waiting for a compute phase to end, and ranks whose step
- * completed, wait in two FIFO queues (cycles only grow), so advance touches only ranks with
- * something to do. Arrivals are kept per (receiver, sender, tag) until the receiver's step
- * that expects them completes: early messages of later steps are matched, and memory follows
+ * its receives have arrived. Ranks waiting for a compute phase to end wait in a heap by its
+ * end, ranks whose step completed in a FIFO queue (cycles only grow), so advance touches only
+ * ranks with something to do. Arrivals are kept per (receiver, sender, tag) until the receiver's
+ * step that expects them completes: early messages of later steps are matched, and memory follows
  * the messages in flight, not ranks squared. */
 #include "motif.h"
 
@@ -34,6 +34,7 @@ void motif_params_default(struct motif_params *p)
         .iterations = 1,
         .periodic = true,
         .allreduce_threshold = MOTIF_ALLREDUCE_THRESHOLD,
+        .intensity = 1,
     };
 }
 
@@ -49,7 +50,10 @@ struct motif_rank {
     uint32_t iteration, step;
     uint32_t pending_sends, pending_recvs;
     uint8_t state;
-    bool issuing; /* inside advance's send calls: completion is checked after them */
+    bool issuing;         /* inside advance's send calls: completion is checked after them */
+    uint64_t step_start;  /* when it issued its current step's sends */
+    uint64_t send_cycles; /* this iteration: cycles from issuing a step's sends to their leaving */
+    uint64_t gap;         /* intensity < 1: extra compute before its next iteration */
     uint64_t sent, received, bytes_sent;
 };
 
@@ -63,11 +67,24 @@ struct motif_queue {
     uint32_t head, count, capacity;
 };
 
+/* The ranks computing, by the cycle their compute phase ends and then by the order they began
+ * it: a min-heap on (cycle, seq). With one compute time for all (no duty cycle) that is the
+ * order a FIFO gives; with per-rank gaps the ends come out of order. */
+struct motif_heap {
+    struct motif_heaped {
+        uint64_t cycle, seq;
+        int32_t rank;
+    } * items;
+    uint32_t count, capacity;
+    uint64_t next_seq;
+};
+
 struct motif_run {
     const struct motif_ops *ops;
     struct motif_instance mi;
     struct motif_rank *ranks;
-    struct motif_queue computing, ready;
+    struct motif_queue ready;
+    struct motif_heap computing;
     struct motif_arrivals arrivals;
     struct motif_send *send_buf;
     struct motif_recv *recv_buf;
@@ -107,6 +124,58 @@ static int32_t motif_queue_pop(struct motif_queue *q)
     int32_t rank = q->items[q->head].rank;
     q->head = (q->head + 1) % q->capacity;
     q->count--;
+    return rank;
+}
+
+static int motif_heap_init(struct motif_heap *h, uint32_t capacity)
+{
+    h->items = malloc(capacity * sizeof *h->items);
+    h->count = 0;
+    h->capacity = capacity;
+    h->next_seq = 0;
+    return h->items ? 0 : -1;
+}
+
+static bool motif_heap_before(const struct motif_heaped *a, const struct motif_heaped *b)
+{
+    return a->cycle < b->cycle || (a->cycle == b->cycle && a->seq < b->seq);
+}
+
+static void motif_heap_push(struct motif_heap *h, uint64_t cycle, int32_t rank)
+{
+    assert(h->count < h->capacity);
+    uint32_t i = h->count++;
+    struct motif_heaped item = {cycle, h->next_seq++, rank};
+    while (i > 0 && motif_heap_before(&item, &h->items[(i - 1) / 2])) {
+        h->items[i] = h->items[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->items[i] = item;
+}
+
+static uint64_t motif_heap_head_cycle(const struct motif_heap *h)
+{
+    return h->count ? h->items[0].cycle : UINT64_MAX;
+}
+
+static int32_t motif_heap_pop(struct motif_heap *h)
+{
+    int32_t rank = h->items[0].rank;
+    struct motif_heaped last = h->items[--h->count];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t child = 2 * i + 1;
+        if (child >= h->count)
+            break;
+        if (child + 1 < h->count && motif_heap_before(&h->items[child + 1], &h->items[child]))
+            child++;
+        if (!motif_heap_before(&h->items[child], &last))
+            break;
+        h->items[i] = h->items[child];
+        i = child;
+    }
+    if (h->count)
+        h->items[i] = last;
     return rank;
 }
 
@@ -165,7 +234,7 @@ static int motif_run_alloc(struct motif_run *m)
     m->finished = calloc(iterations, sizeof *m->finished);
     if (!m->ranks || !m->send_buf || !m->recv_buf || !m->iteration_end || !m->finished)
         return -1;
-    if (motif_queue_init(&m->computing, (uint32_t)n) != 0 ||
+    if (motif_heap_init(&m->computing, (uint32_t)n) != 0 ||
         motif_queue_init(&m->ready, (uint32_t)n) != 0)
         return -1;
     if (motif_arrivals_init(&m->arrivals, (uint32_t)n) != 0)
@@ -259,18 +328,37 @@ static void motif_rank_ready(struct motif_run *m, int32_t rank, uint64_t now)
     motif_queue_push(&m->ready, now, rank);
 }
 
-/* Step 0 of the rank's current iteration, after its compute phase. */
+/* Step 0 of the rank's current iteration, after its compute phase (compute_cycles, plus the
+ * duty cycle's gap after its last iteration). */
 static void motif_rank_begin_iteration(struct motif_run *m, int32_t rank, uint64_t now)
 {
     struct motif_rank *r = &m->ranks[rank];
     r->step = 0;
-    if (m->mi.params.compute_cycles == 0) {
+    uint64_t compute = m->mi.params.compute_cycles + r->gap;
+    if (compute < r->gap)
+        compute = UINT64_MAX;
+    r->gap = 0;
+    if (compute == 0) {
         motif_rank_ready(m, rank, now);
         return;
     }
     r->state = MOTIF_COMPUTE;
-    uint64_t wake = now + m->mi.params.compute_cycles;
-    motif_queue_push(&m->computing, wake < now ? UINT64_MAX : wake, rank);
+    uint64_t wake = now + compute;
+    motif_heap_push(&m->computing, wake < now ? UINT64_MAX : wake, rank);
+}
+
+/* Intensity i < 1: the rank's steps of the iteration just ended kept sends in its NIC for S
+ * cycles (from issuing a step's sends to the last one leaving, or its completion with
+ * responses); it computes S (1 - i) / i more before the next, so that its node is sending a
+ * fraction i of its time. The sending time, not the time the iteration took: that includes
+ * waits for other ranks, themselves in such gaps, and would feed on itself; the sending time
+ * grows only with the network's back-pressure. Rounded to the nearest cycle. */
+static void motif_rank_intensity_gap(struct motif_run *m, struct motif_rank *r)
+{
+    double i = m->mi.params.intensity;
+    double gap = i < 1 && i > 0 ? (double)r->send_cycles * (1 - i) / i + 0.5 : 0;
+    r->gap = gap >= 1.8e19 ? UINT64_MAX / 2 : (uint64_t)gap;
+    r->send_cycles = 0;
 }
 
 void motif_run_start(struct motif_run *m, uint64_t now)
@@ -301,6 +389,7 @@ static void motif_rank_end_iteration(struct motif_run *m, int32_t rank, uint64_t
     if (++m->finished[r->iteration] == (uint32_t)m->mi.nranks && m->ops->iteration_done)
         m->ops->iteration_done(&m->mi, r->iteration);
     r->step = 0;
+    motif_rank_intensity_gap(m, r);
     if (++r->iteration == iterations) {
         r->state = MOTIF_DONE;
         m->done_ranks++;
@@ -372,6 +461,7 @@ static int motif_rank_issue(struct motif_run *m, int32_t rank, uint64_t now, mot
     assert(count <= m->mi.max_sends);
     r->state = MOTIF_WAIT;
     r->pending_sends = (uint32_t)count;
+    r->step_start = now;
     r->issuing = true;
     for (int i = 0; i < count; i++) {
         const struct motif_send *s = &m->send_buf[i];
@@ -391,8 +481,8 @@ static int32_t motif_next_rank(struct motif_run *m, uint64_t now)
 {
     if (m->ready.count)
         return motif_queue_pop(&m->ready);
-    if (motif_queue_head_cycle(&m->computing) <= now)
-        return motif_queue_pop(&m->computing);
+    if (motif_heap_head_cycle(&m->computing) <= now)
+        return motif_heap_pop(&m->computing);
     return -1;
 }
 
@@ -407,7 +497,7 @@ int motif_run_advance(struct motif_run *m, uint64_t now, motif_send_fn send, voi
 uint64_t motif_run_next_wake(const struct motif_run *m)
 {
     uint64_t ready = motif_queue_head_cycle(&m->ready);
-    uint64_t computing = motif_queue_head_cycle(&m->computing);
+    uint64_t computing = motif_heap_head_cycle(&m->computing);
     return ready < computing ? ready : computing;
 }
 
@@ -416,7 +506,8 @@ void motif_run_sent(struct motif_run *m, int32_t src_rank, uint32_t tag, uint64_
     struct motif_rank *r = &m->ranks[src_rank];
     (void)tag;
     assert(r->state == MOTIF_WAIT && r->pending_sends > 0);
-    r->pending_sends--;
+    if (--r->pending_sends == 0)
+        r->send_cycles += now - r->step_start;
     motif_rank_check_complete(m, src_rank, now);
 }
 
