@@ -41,6 +41,7 @@ struct ugal_rule {
     int mode;         /* enum ugal_bias_mode: increasing multiplies bias by 1 + hops taken */
     int weight;       /* enum ugal_weight */
     bool progressive; /* re-decided at each router of the source group while minimal */
+    bool intra_group; /* cascade: nonminimal candidates inside a group (routing.ugal_intra_group) */
 };
 
 /* The rule of the routing settings `params` (struct of ugal's table: env->params). */
@@ -65,8 +66,9 @@ struct ugal_plan {
 /* Draws the candidates of the packet at ctx's router (not its destination router), with the
  * routing stream: each minimal one a first hop uniform over topology_min_ports towards the
  * destination; each nonminimal one a router uniform over the groups other than this router's
- * and the destination's (none when the destination is in this group). Returns 0, or -1 when
- * a first hop has no entry left on the ladder. */
+ * and the destination's. When the destination is in this group: none, or with
+ * rule->intra_group a router uniform over the others of this group (neither this router nor
+ * the destination's). Returns 0, or -1 when a first hop has no entry left on the ladder. */
 int ugal_draw(struct route_ctx *ctx, const struct packet *pk, const struct ugal_rule *rule,
               struct ugal_plan *plan);
 

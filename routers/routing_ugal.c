@@ -6,10 +6,14 @@
  * unless routing.ugal_progressive re-decides at each router of the source group while the
  * packet is still minimal. ugal costs a path by its first output's occupancy (Aries: local
  * queues plus credits); ugal_g by the occupancies along the whole path, which no router could
- * know in time: the bound the others are measured against. */
+ * know in time: the bound the others are measured against. With routing.ugal_intra_group
+ * (cascade), traffic inside a group also draws nonminimal candidates, via a random other
+ * router of the group. */
 #include "routing_ugal.h"
 
 #include <assert.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "config.h"
@@ -17,8 +21,11 @@
 
 struct ugal_params {
     int min_candidates, nonmin_candidates, weight, bias, bias_mode, preset;
-    bool progressive;
+    bool progressive, intra_group;
 };
+
+static int ugal_check(const struct sim_config *cfg, const void *params,
+                      struct setting_issue *issue);
 
 static const char *const ugal_weight_names[] = {"occupancy", "occupancy_x_hops", NULL};
 static const char *const ugal_bias_mode_names[] = {"constant", "increasing", NULL};
@@ -46,6 +53,16 @@ static const struct setting ugal_rows[] = {
     SETTING_CHOICE_ROW(
         struct ugal_params, "ugal_preset", preset, "none", ugal_preset_names,
         "Aries mode; not none: sets bias, bias mode and progressive (routers/README.md)"),
+    /* Added after the study's documents: left out of their echo and hash at its default. */
+    {.name = "ugal_intra_group",
+     .type = SETTING_BOOL,
+     .offset = offsetof(struct ugal_params, intra_group),
+     .def = 0,
+     .min = 0,
+     .max = 1,
+     .doc = "cascade: traffic inside a group also draws its nonminimal candidates, via a "
+            "random other router of the group (routers/README.md)",
+     .quiet_default = true},
 };
 
 static const struct setting_table ugal_settings = {"routing",
@@ -53,7 +70,23 @@ static const struct setting_table ugal_settings = {"routing",
                                                    ugal_rows,
                                                    (int)(sizeof ugal_rows / sizeof ugal_rows[0]),
                                                    sizeof(struct ugal_params),
-                                                   NULL};
+                                                   ugal_check};
+
+/* Intra-group detours are defined (and their ladder argued) on the cascade only. */
+static int ugal_check(const struct sim_config *cfg, const void *params, struct setting_issue *issue)
+{
+    const struct ugal_params *up = params;
+    const struct routing_ops *routing = routing_of(cfg);
+    if (!up->intra_group || (routing != &routing_ugal && routing != &routing_ugal_g) ||
+        routing_on_cascade(cfg))
+        return 0;
+    snprintf(issue->text, sizeof issue->text,
+             "routing.ugal_intra_group = true needs topology.kind = \"cascade\" (its detours "
+             "inside a group are defined on the cascade's rows and columns only)");
+    issue->key = "routing.ugal_intra_group";
+    issue->alt = "topology.kind";
+    return -1;
+}
 
 /* What each Aries mode sets (routers/README.md): no bias; a bias growing with the
  * hops taken, which needs re-decisions along the source group; a low and a high bias. */
@@ -71,8 +104,13 @@ static const struct {
 void ugal_rule_of_mode(const void *params, int mode, struct ugal_rule *out)
 {
     const struct ugal_params *up = params;
-    *out = (struct ugal_rule){up->min_candidates, up->nonmin_candidates, up->bias, up->bias_mode,
-                              up->weight,         up->progressive};
+    *out = (struct ugal_rule){.min_candidates = up->min_candidates,
+                              .nonmin_candidates = up->nonmin_candidates,
+                              .bias = up->bias,
+                              .mode = up->bias_mode,
+                              .weight = up->weight,
+                              .progressive = up->progressive,
+                              .intra_group = up->intra_group};
     int preset = mode != UGAL_PRESET_NONE ? mode : up->preset;
     if (preset == UGAL_PRESET_NONE)
         return;
@@ -206,18 +244,52 @@ static int ugal_nth_port(uint64_t mask, uint32_t k)
     return __builtin_ctzll(mask);
 }
 
+/* x in [0, n - 2) mapped onto [0, n) without `a` and `b` (a != b): uniform when x is. */
+static int ugal_skip_two(int x, int a, int b)
+{
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    if (x >= lo) /* skip the two excluded values in increasing order */
+        x++;
+    if (x >= hi)
+        x++;
+    return x;
+}
+
 /* A router uniform over the groups other than `a` and `b` (a != b). */
 static int ugal_random_intermediate(struct route_ctx *ctx, int a, int b)
 {
     const struct topology *t = ctx->env->topo;
     struct rng *rng = route_rng(ctx);
-    int lo = a < b ? a : b, hi = a < b ? b : a;
-    int g = (int)rng_below(rng, (uint32_t)(t->groups - 2));
-    if (g >= lo) /* skip the two excluded groups in increasing order: uniform */
-        g++;
-    if (g >= hi)
-        g++;
+    int g = ugal_skip_two((int)rng_below(rng, (uint32_t)(t->groups - 2)), a, b);
     return t->group_first_router[g] + (int)rng_below(rng, (uint32_t)topology_group_routers(t, g));
+}
+
+/* A router uniform over the routers of router's group other than itself and dst (both in
+ * that group). */
+static int ugal_random_intra_intermediate(struct route_ctx *ctx, int router, int dst)
+{
+    const struct topology *t = ctx->env->topo;
+    int g = topology_group_of_router(t, router), first = t->group_first_router[g];
+    uint32_t others = (uint32_t)topology_group_routers(t, g) - 2;
+    return first +
+           ugal_skip_two((int)rng_below(route_rng(ctx), others), router - first, dst - first);
+}
+
+/* Whether a nonminimal path exists: between groups (through a third group), or inside one
+ * when rule->intra_group and the group has a router besides the two ends. */
+static bool ugal_has_nonmin(const struct topology *t, const struct ugal_rule *rule, int group,
+                            int dst_group)
+{
+    if (group != dst_group)
+        return t->groups >= 3;
+    return rule->intra_group && topology_group_routers(t, group) >= 3;
+}
+
+/* Nonminimal candidates to draw. */
+static int ugal_nonmin_count(const struct topology *t, const struct ugal_rule *rule, int group,
+                             int dst_group)
+{
+    return ugal_has_nonmin(t, rule, group, dst_group) ? rule->nonmin_candidates : 0;
 }
 
 int ugal_draw(struct route_ctx *ctx, const struct packet *pk, const struct ugal_rule *rule,
@@ -234,9 +306,10 @@ int ugal_draw(struct route_ctx *ctx, const struct packet *pk, const struct ugal_
             return -1;
     }
     plan->n_min = (uint8_t)n;
-    int nonmin = group == dst_group || t->groups < 3 ? 0 : rule->nonmin_candidates;
+    int nonmin = ugal_nonmin_count(t, rule, group, dst_group);
     for (int k = 0; k < nonmin; k++) {
-        int target = ugal_random_intermediate(ctx, group, dst_group);
+        int target = group == dst_group ? ugal_random_intra_intermediate(ctx, router, dst)
+                                        : ugal_random_intermediate(ctx, group, dst_group);
         int port = topology_min_port(t, router, target);
         if (ugal_candidate_make(ctx, pk, port, target, &plan->c[n++]))
             return -1;
@@ -321,7 +394,9 @@ int ugal_choose(struct route_ctx *ctx, const struct packet *pk, const struct uga
 /* ---- the decision ---- */
 
 /* Where the packet decides: at its source router, and with progressive UGAL at every router
- * of the source group while it is still minimal; elsewhere it follows its path. */
+ * of the source group while it is still minimal and has taken no detour inside it (an
+ * intra-group detour ends in the source group: re-deciding after it would climb past the
+ * ladder); elsewhere it follows its path. */
 static bool ugal_deciding(const struct route_ctx *ctx, const struct packet *pk,
                           const struct ugal_rule *rule)
 {
@@ -331,8 +406,39 @@ static bool ugal_deciding(const struct route_ctx *ctx, const struct packet *pk,
         return false;
     if (ctx->kind->port_class[ctx->in_port] == PORT_NODE)
         return true;
-    return rule->progressive && pk->target < 0 &&
+    return rule->progressive && pk->target < 0 && pk->misroute_group < 0 &&
            topology_group_of_router(t, router) == topology_group_of_node(t, (int)pk->src);
+}
+
+static bool ugal_same_group(const struct topology *t, int a, int b)
+{
+    return topology_group_of_router(t, a) == topology_group_of_router(t, b);
+}
+
+/* An intra-group detour: misroute_group records it (it ends progressive re-decisions), and
+ * misrouted.local counts the packet when the detour is longer than its minimal path (an
+ * intermediate on a minimal path, a corner of the rectangle, is no misroute). */
+static void ugal_mark_intra_detour(const struct route_ctx *ctx, const struct packet *pk,
+                                   const struct ugal_candidate *c, struct route_choice *out)
+{
+    const struct topology *t = ctx->env->topo;
+    out->misroute_group = topology_group_of_router(t, ctx->router);
+    if (c->hops > ugal_path_hops(t, ctx->router, topology_router_of_node(t, (int)pk->dst)))
+        out->flags |= PACKET_LOCAL_MISROUTED;
+}
+
+/* The route along candidate c. */
+static void ugal_take(const struct route_ctx *ctx, const struct packet *pk,
+                      const struct ugal_candidate *c, struct route_choice *out)
+{
+    out->out_port = c->port;
+    out->vc = c->vc;
+    out->ladder_pos = c->ladder_pos;
+    out->target = c->target;
+    out->flags = c->target >= 0 ? pk->flags | PACKET_NONMINIMAL : pk->flags;
+    out->misroute_group = pk->misroute_group;
+    if (c->target >= 0 && ugal_same_group(ctx->env->topo, c->target, ctx->router))
+        ugal_mark_intra_detour(ctx, pk, c, out);
 }
 
 static int ugal_decide(struct route_ctx *ctx, const struct packet *pk, bool global_knowledge,
@@ -348,13 +454,7 @@ static int ugal_decide(struct route_ctx *ctx, const struct packet *pk, bool glob
     struct ugal_plan *plan = ugal_plan_slot(ctx, pk);
     if ((!plan->valid || plan->packet_id != pk->id) && ugal_draw(ctx, pk, rule, plan))
         return -1;
-    const struct ugal_candidate *c = &plan->c[ugal_choose(ctx, pk, rule, global_knowledge, plan)];
-    out->out_port = c->port;
-    out->vc = c->vc;
-    out->ladder_pos = c->ladder_pos;
-    out->target = c->target;
-    out->flags = c->target >= 0 ? pk->flags | PACKET_NONMINIMAL : pk->flags;
-    out->misroute_group = pk->misroute_group;
+    ugal_take(ctx, pk, &plan->c[ugal_choose(ctx, pk, rule, global_knowledge, plan)], out);
     return 0;
 }
 

@@ -245,6 +245,7 @@ static void test_matches_piggyback(void)
                                  (int64_t)thresholds[k] * sim->net.packet_size,
                                  UGAL_BIAS_CONSTANT,
                                  UGAL_OCCUPANCY_X_HOPS,
+                                 false,
                                  false};
         struct rng rng;
         rng_seed(&rng, 7, 99);
@@ -309,7 +310,8 @@ static void test_increasing_bias(void)
     /* Minimal cost 32 * H_min, nonminimal 0: the nonminimal one wins below that bias. */
     sim->net.credits[network_vc_index(&sim->net, router, plan.c[0].port, plan.c[0].vc)] -= 32;
     int64_t margin = 32 * plan.c[0].hops;
-    struct ugal_rule rule = {1, 1, margin / 2, UGAL_BIAS_INCREASING, UGAL_OCCUPANCY_X_HOPS, true};
+    struct ugal_rule rule = {1,    1,    margin / 2, UGAL_BIAS_INCREASING, UGAL_OCCUPANCY_X_HOPS,
+                             true, false};
     CU_ASSERT_EQUAL(ugal_choose(&ctx, &pk, &rule, false, &plan), 1);
     pk.hops_local = 2; /* as if re-decided two hops later: bias 3 * margin / 2 */
     CU_ASSERT_EQUAL(ugal_choose(&ctx, &pk, &rule, false, &plan), 0);
@@ -340,7 +342,7 @@ static void test_global_knowledge(void)
     CU_ASSERT_NOT_EQUAL_FATAL(gateway, 0);
     sim->net.credits[network_vc_index(&sim->net, gateway, port, 0)] =
         0; /* g0 of the minimal path: full */
-    struct ugal_rule rule = {1, 1, 0, UGAL_BIAS_CONSTANT, UGAL_OCCUPANCY_X_HOPS, false};
+    struct ugal_rule rule = {1, 1, 0, UGAL_BIAS_CONSTANT, UGAL_OCCUPANCY_X_HOPS, false, false};
     CU_ASSERT_EQUAL(ugal_choose(&ctx, &pk, &rule, false, &plan), 0);
     ctx.adaptive = false;
     CU_ASSERT_EQUAL(ugal_choose(&ctx, &pk, &rule, true, &plan), 1);
@@ -636,6 +638,321 @@ static void test_adaptive_only_at_source(void)
     sim_destroy(sim);
 }
 
+/* ---- intra-group detours on the cascade (routing.ugal_intra_group) ---- */
+
+#define CASCADE_SMALL_COLS 4 /* topology.cols of CASCADE_SMALL */
+#define INTRA_ON "routing.ugal_intra_group=true"
+
+static int cascade_index(const struct topology *t, int r)
+{
+    return r - t->group_first_router[topology_group_of_router(t, r)];
+}
+
+/* A hop between a and b (neighbours in one group) along their row. */
+static bool row_hop(const struct topology *t, int a, int b)
+{
+    return cascade_index(t, a) / CASCADE_SMALL_COLS == cascade_index(t, b) / CASCADE_SMALL_COLS;
+}
+
+/* Appends to path[n..] the routers after a on min_port's walk to b; the new length. */
+static int walk(const struct topology *t, int a, int b, int *path, int n)
+{
+    while (a != b && n < 16) {
+        a = topology_neighbour(t, a, topology_min_port(t, a, b));
+        path[n++] = a;
+    }
+    return n;
+}
+
+/* The walk from a to b stays in a's group and is dimension-ordered: no row hop after a
+ * column hop. */
+static bool walk_in_group_ordered(const struct topology *t, int a, int b)
+{
+    int path[16], n = walk(t, a, b, path, 0), from = a;
+    bool column_seen = false, ok = n <= 2;
+    for (int k = 0; k < n; k++) {
+        bool row = row_hop(t, from, path[k]);
+        ok &= topology_group_of_router(t, path[k]) == topology_group_of_router(t, a);
+        ok &= !(row && column_seen);
+        column_seen |= !row;
+        from = path[k];
+    }
+    return ok && from == b;
+}
+
+static int local_hops(const struct topology *t, int a, int b)
+{
+    int local, global;
+    topology_min_hops(t, a, b, &local, &global);
+    return global ? -1 : local;
+}
+
+/* On the small cascade, for every ordered pair of routers of group 0: with the setting, every
+ * nonminimal candidate is a router of the group other than the two ends, its first hop is
+ * min_port's towards it, its hop count the two dimension-ordered segments' (row then column,
+ * inside the group), and the intermediates are uniform over the group's other routers
+ * (chi-square, one pair); without it (the default) an intra-group packet has no nonminimal
+ * candidate. */
+static void test_intra_group_draw(void)
+{
+    for (int on = 0; on < 2; on++) {
+        struct sim_config cfg;
+        const char *extra[] = {"routing.mechanism=ugal", "traffic.load=0", on ? INTRA_ON : ""};
+        struct sim *sim = net_sim(&cfg, NET_CASCADE_SMALL, extra, on ? 3 : 2);
+        const struct topology *t = &sim->net.topo;
+        struct ugal_rule rule;
+        ugal_rule_of(sim->net.routing_env.params, &rule);
+        CU_ASSERT_EQUAL(rule.intra_group, on);
+        int per_group = topology_group_routers(t, 0);
+        long candidates = 0, errors = 0, count[64] = {0}, draws = 600;
+        for (int s = 0; s < per_group; s++)
+            for (int d = 0; d < per_group; d++) {
+                if (s == d)
+                    continue;
+                struct packet pk = packet_between(&sim->net, (uint32_t)(s * 64 + d + 1),
+                                                  t->first_node[s], t->first_node[d]);
+                struct route_ctx ctx = ctx_at(sim, s, 0);
+                for (long k = 0; k < draws; k++) {
+                    struct ugal_plan plan;
+                    CU_ASSERT_EQUAL_FATAL(ugal_draw(&ctx, &pk, &rule, &plan), 0);
+                    errors += plan.n_nonmin != (on ? 2 : 0);
+                    for (int i = plan.n_min; i < plan.n_min + plan.n_nonmin; i++) {
+                        const struct ugal_candidate *c = &plan.c[i];
+                        int m = c->target;
+                        candidates++;
+                        errors += topology_group_of_router(t, m) != 0 || m == s || m == d;
+                        errors += c->port != topology_min_port(t, s, m);
+                        errors += c->hops != local_hops(t, s, m) + local_hops(t, m, d);
+                        errors +=
+                            !walk_in_group_ordered(t, s, m) || !walk_in_group_ordered(t, m, d);
+                        if (s == 0 && d == 1)
+                            count[m]++;
+                    }
+                }
+            }
+        CU_ASSERT_EQUAL(errors, 0);
+        if (on) {
+            long others[64];
+            int n = 0;
+            for (int m = 2; m < per_group; m++)
+                others[n++] = count[m];
+            double chi2 = chi_square(others, n, 2 * draws);
+            printf("\n    %ld intra-group candidates, 0 -> 1 over %d intermediates: chi-square "
+                   "%.2f (critical %.2f)\n",
+                   candidates, n, chi2, chi2_critical[n - 1]);
+            CU_ASSERT(count[0] == 0 && count[1] == 0);
+            CU_ASSERT(chi2 < chi2_critical[n - 1]);
+        } else {
+            CU_ASSERT_EQUAL(candidates, 0);
+        }
+        sim_destroy(sim);
+    }
+}
+
+struct intra_trace {
+    int from, target, n, path[16];
+    int last_class, last_vc, last_row;
+    bool detour;
+};
+
+struct intra_observer {
+    struct intra_trace *traces;
+    uint32_t len;
+    long packets, detours, longer, errors_path, errors_left, errors_shared_vc;
+};
+
+/* Per packet: an intra-group packet never leaves its group; once it turns nonminimal (at its
+ * source, or progressive at a later router of the group) its routers from there are min_port's
+ * walk to the intermediate then to the destination; and on every path, two consecutive local
+ * hops on one VC are a row hop then a column hop (the deadlock argument, routers/README.md). */
+static void observe_intra_hop(void *ctx, const struct network *net, int router, int in_port,
+                              uint32_t index, const struct route_choice *ch)
+{
+    struct intra_observer *ob = ctx;
+    const struct topology *t = &net->topo;
+    const struct packet *pk = &net->pool.packets[index];
+    if (index >= ob->len)
+        test_grow_zeroed((void **)&ob->traces, &ob->len, net->pool.capacity, sizeof *ob->traces);
+    struct intra_trace *tr = &ob->traces[index];
+    int dst = topology_router_of_node(t, (int)pk->dst), group = topology_group_of_router(t, router);
+    bool intra = topology_group_of_node(t, (int)pk->src) == topology_group_of_router(t, dst);
+    if (network_port_class(net, router, in_port) == PORT_NODE)
+        memset(tr, 0, sizeof *tr);
+    if (intra && !tr->detour && ch->target >= 0) {
+        tr->detour = true;
+        tr->from = router;
+        tr->target = ch->target;
+    }
+    int cls = network_port_class(net, router, ch->out_port);
+    if (cls == PORT_NODE) {
+        ob->packets++;
+        if (tr->detour) {
+            int expected[16], n = walk(t, tr->from, tr->target, expected, 0);
+            n = walk(t, tr->target, dst, expected, n);
+            ob->detours++;
+            ob->longer += (pk->flags & PACKET_LOCAL_MISROUTED) != 0;
+            ob->errors_path +=
+                n != tr->n || memcmp(expected, tr->path, (size_t)n * sizeof *expected);
+        }
+        return;
+    }
+    int next = topology_neighbour(t, router, ch->out_port);
+    if (tr->detour && tr->n < 16)
+        tr->path[tr->n++] = next;
+    ob->errors_left += intra && (cls != PORT_LOCAL || topology_group_of_router(t, next) != group);
+    bool row =
+        cls == PORT_LOCAL && topology_group_of_router(t, next) == group && row_hop(t, router, next);
+    if (cls == PORT_LOCAL && tr->last_class == PORT_LOCAL && tr->last_vc == ch->vc)
+        ob->errors_shared_vc += !(tr->last_row && !row);
+    tr->last_class = cls;
+    tr->last_vc = ch->vc;
+    tr->last_row = row;
+}
+
+/* ugal and ugal_g, plain and progressive, with intra-group detours on, exactly the ladder's VCs
+ * (unchanged: 5/2, progressive 6/2): at offered 1.0 under UN (a fifth of it inside groups) with
+ * the invariants every 10th cycle, and with a job sending uniformly inside group 0 at 1.0 with
+ * the invariants every cycle (--check): no deadlock, every detour's path the two
+ * dimension-ordered segments, no intra-group packet leaving its group, hops sharing a VC
+ * always row then column, and detours taken. */
+static void test_intra_group_paths_no_deadlock(void)
+{
+    static const char intra_job[] =
+        "topology = { kind = \"cascade\"; p = 2; h = 2; rows = 2; cols = 4; row_links = 1;\n"
+        "             col_links = 2; cascade_groups = 5; };\n"
+        "routing = { mechanism = \"ugal\"; };\n"
+        "sim = { warmup_cycles = 0; measure_cycles = 3000; deadlock_cycles = 2000; };\n"
+        "buffers = { injection = 64; };\n"
+        "jobs = ( { name = \"g0\"; nodes = 16; placement = \"groups\"; groups = [0];\n"
+        "           pattern = \"uniform\"; load = 1.0; } );\n";
+    static const char *const cases[][2] = {
+        {"routing.mechanism=ugal", "routing.ugal_progressive=false"},
+        {"routing.mechanism=ugal", "routing.ugal_progressive=true"},
+        {"routing.mechanism=ugal_g", "routing.ugal_progressive=false"},
+        {"routing.mechanism=ugal_g", "routing.ugal_progressive=true"},
+    };
+    char dir[64];
+    CU_ASSERT_EQUAL_FATAL(test_tmpdir_create(dir, "ugal_intra"), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int job = 0; job < 2; job++) {
+            const char *extra[] = {cases[i][0],
+                                   cases[i][1],
+                                   INTRA_ON,
+                                   "routing.ugal_preset=none",
+                                   "traffic.pattern=uniform",
+                                   "traffic.load=1.0",
+                                   "sim.warmup_cycles=0",
+                                   "sim.measure_cycles=3000",
+                                   "sim.deadlock_cycles=2000",
+                                   "buffers.injection=64"};
+            struct sim_config cfg;
+            struct sim *sim;
+            if (job) {
+                char err[256];
+                test_load_config_text(dir, "intra.cfg", intra_job, extra, 3, &cfg);
+                sim = sim_create(&cfg, err, sizeof err);
+                CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+            } else {
+                sim = net_sim(&cfg, NET_CASCADE_SMALL, extra, 10);
+            }
+            CU_ASSERT_EQUAL(sim->net.vcs_local, sim->net.ladder.local_vcs);
+            CU_ASSERT_EQUAL(sim->net.vcs_local, strstr(cases[i][1], "true") ? 6 : 5);
+            struct intra_observer ob = {0};
+            sim->net.on_hop = observe_intra_hop;
+            sim->net.on_hop_ctx = &ob;
+            sim->check_invariants = true;
+            sim->check_every = job ? 1 : 10;
+            enum sim_status status = sim_run(sim, NULL, NULL);
+            printf("\n    %s %s %s: status %d, %ld packets, %ld detours (%ld longer than "
+                   "minimal); errors: path %ld left %ld shared VC %ld",
+                   cases[i][0] + 8, cases[i][1] + 8, job ? "job in group 0" : "UN", status,
+                   ob.packets, ob.detours, ob.longer, ob.errors_path, ob.errors_left,
+                   ob.errors_shared_vc);
+            if (status != SIM_OK)
+                printf(" (%s)", sim->net.message);
+            CU_ASSERT_EQUAL(status, SIM_OK);
+            CU_ASSERT(ob.packets > 1000);
+            CU_ASSERT(ob.detours > ob.packets / (job ? 10 : 100));
+            CU_ASSERT(ob.longer > 0 && ob.longer <= ob.detours);
+            CU_ASSERT_EQUAL(ob.errors_path, 0);
+            CU_ASSERT_EQUAL(ob.errors_left, 0);
+            CU_ASSERT_EQUAL(ob.errors_shared_vc, 0);
+            free(ob.traces);
+            sim_destroy(sim);
+        }
+    printf("\n");
+    test_tmpdir_remove(dir);
+}
+
+struct flow_paths {
+    int from, to;
+    int ports[64], targets[64], n;
+};
+
+/* The distinct (first port, intermediate) of the packets leaving router `from` for `to`. */
+static void count_flow_paths(void *ctx, const struct network *net, int router, int in_port,
+                             uint32_t index, const struct route_choice *ch)
+{
+    struct flow_paths *fp = ctx;
+    const struct topology *t = &net->topo;
+    if (router != fp->from || network_port_class(net, router, in_port) != PORT_NODE ||
+        topology_router_of_node(t, (int)net->pool.packets[index].dst) != fp->to)
+        return;
+    for (int k = 0; k < fp->n; k++)
+        if (fp->ports[k] == ch->out_port && fp->targets[k] == ch->target)
+            return;
+    if (fp->n < 64) {
+        fp->ports[fp->n] = ch->out_port;
+        fp->targets[fp->n++] = ch->target;
+    }
+}
+
+/* A saturating flow inside a group: the 2 nodes of router 0 send to the 2 of router 1 (same
+ * row, one row link: minimal carries at most 0.5 phits/node/cycle) and back, at 1.0. With
+ * detours on, adaptive_0 spreads it over several paths and carries clearly more than
+ * adaptive_3, whose bias (128 phits) no one-hop minimal path's occupancy reaches (at most a
+ * 32-phit local buffer times 1 hop): one path, as without detours. */
+static void test_intra_group_flow(void)
+{
+    static const char flow[] =
+        "topology = { kind = \"cascade\"; p = 2; h = 2; rows = 2; cols = 4; row_links = 1;\n"
+        "             col_links = 2; cascade_groups = 5; };\n"
+        "routing = { mechanism = \"ugal\"; };\n"
+        "sim = { warmup_cycles = 2000; measure_cycles = 4000; seed = 1; };\n"
+        "jobs = ( { name = \"flow\"; nodes = 4; placement = \"contiguous\"; first_node = 0;\n"
+        "           pattern = \"tornado\"; offset = 2; load = 1.0; } );\n";
+    static const char *const modes[][2] = {{"routing.ugal_preset=adaptive_0", INTRA_ON},
+                                           {"routing.ugal_preset=adaptive_3", INTRA_ON},
+                                           {"routing.ugal_preset=adaptive_0", ""}};
+    double accepted_load[3];
+    int paths[3];
+    char dir[64];
+    CU_ASSERT_EQUAL_FATAL(test_tmpdir_create(dir, "ugal_flow"), 0);
+    for (int m = 0; m < 3; m++) {
+        struct sim_config cfg;
+        char err[256];
+        test_load_config_text(dir, "flow.cfg", flow, modes[m], modes[m][1][0] ? 2 : 1, &cfg);
+        struct sim *sim = sim_create(&cfg, err, sizeof err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        struct flow_paths fp = {.from = 0, .to = 1};
+        sim->net.on_hop = count_flow_paths;
+        sim->net.on_hop_ctx = &fp;
+        CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
+        accepted_load[m] = (double)sim->stats.delivered_phits / (4.0 * 4000);
+        paths[m] = fp.n;
+        sim_destroy(sim);
+    }
+    test_tmpdir_remove(dir);
+    printf("\n    router 0 -> 1 at 1.0: adaptive_0 %d paths, accepted %.4f; adaptive_3 %d, %.4f; "
+           "adaptive_0 without detours %d, %.4f\n",
+           paths[0], accepted_load[0], paths[1], accepted_load[1], paths[2], accepted_load[2]);
+    CU_ASSERT(paths[0] > 1);
+    CU_ASSERT_EQUAL(paths[1], 1);
+    CU_ASSERT_EQUAL(paths[2], 1);
+    CU_ASSERT(accepted_load[0] > accepted_load[1] + 0.2);
+    CU_ASSERT(accepted_load[1] < 0.51 && accepted_load[2] < 0.51);
+}
+
 int test_ugal_register(void)
 {
     static const struct test_case cases[] = {
@@ -651,6 +968,12 @@ int test_ugal_register(void)
         {"adaptive at the source only", test_adaptive_only_at_source},
         {"cascade: minimal alternatives are not misrouted",
          test_minimal_alternatives_not_misrouted},
+        {"cascade intra-group detours: candidates in the group, dimension-ordered",
+         test_intra_group_draw},
+        {"cascade intra-group detours: paths, shared VCs, no deadlock at 1.0 (--check)",
+         test_intra_group_paths_no_deadlock},
+        {"cascade intra-group detours: a saturating flow spreads under adaptive_0",
+         test_intra_group_flow},
     };
     return test_add_suite("ugal", NULL, NULL, cases, sizeof cases / sizeof cases[0]);
 }
