@@ -118,6 +118,8 @@ struct routing_env {
     void (*view)(const struct routing_env *env, int router, struct router_view *out);
     const struct router_view *views;
     const void *owner; /* for view(): the simulator */
+    /* The packets, for their message tags (route_message); NULL where no network owns them. */
+    const struct packet_pool *pool;
 };
 
 /* One decision: the router, the input the packet is at, and whether the decision read
@@ -174,6 +176,19 @@ static inline const struct router_view *route_adaptive_view(struct route_ctx *c)
 {
     c->adaptive = true;
     return c->view;
+}
+/* The packet's message tag (the workload's, packet_pool.tags), 0 without messages or for a
+ * packet outside the pool (a test's own record). A fixed property of the packet: reading it
+ * leaves the decision reusable. */
+static inline uint32_t route_message(const struct route_ctx *c, const struct packet *pk)
+{
+    const struct packet_pool *pool = c->env->pool;
+    if (!pool || !pool->tags)
+        return 0;
+    uintptr_t at = (uintptr_t)pk - (uintptr_t)pool->packets;
+    if (at >= (uintptr_t)pool->capacity * sizeof *pk)
+        return 0;
+    return pool->tags[at / sizeof *pk];
 }
 static inline struct rng *route_rng(struct route_ctx *c)
 {

@@ -20,11 +20,17 @@ enum ugal_preset {
     UGAL_ADAPTIVE_1,
     UGAL_ADAPTIVE_2,
     UGAL_ADAPTIVE_3,
+    UGAL_MIN_HASH,  /* Aries' MIN_HASH: always minimal, the path a hash of (src, dst, message) */
+    UGAL_NMIN_HASH, /* NMIN_HASH: always nonminimal, the intermediate likewise hashed */
     UGAL_PRESETS
 };
 
-/* "none", "adaptive_0" .. "adaptive_3": routing.ugal_preset and a job's ugal_preset. A
- * packet's mode is its job's ugal_preset (0: the routing's own settings). */
+/* routing.ugal_preset min_hash and nmin_hash: which kind of path the hash picks. */
+enum ugal_hashed { UGAL_HASHED_NONE, UGAL_HASHED_MIN, UGAL_HASHED_NONMIN };
+
+/* "none", "adaptive_0" .. "adaptive_3", "min_hash", "nmin_hash": routing.ugal_preset and a
+ * job's ugal_preset. A packet's mode is its job's ugal_preset (0: the routing's own
+ * settings). */
 extern const char *const ugal_preset_names[];
 
 /* The presets' biases, phits (README: Routing mechanisms; chosen on conf/aries.cfg): low =
@@ -42,6 +48,7 @@ struct ugal_rule {
     int weight;       /* enum ugal_weight */
     bool progressive; /* re-decided at each router of the source group while minimal */
     bool intra_group; /* cascade: nonminimal candidates inside a group (routing.ugal_intra_group) */
+    int hashed; /* enum ugal_hashed: no choice, a path fixed by a hash (min_hash, nmin_hash) */
 };
 
 /* The rule of the routing settings `params` (struct of ugal's table: env->params). */
@@ -84,5 +91,14 @@ int ugal_candidate_make(const struct route_ctx *ctx, const struct packet *pk, in
  * along the whole path, read from each router on it. */
 int ugal_choose(struct route_ctx *ctx, const struct packet *pk, const struct ugal_rule *rule,
                 bool global_knowledge, const struct ugal_plan *plan);
+
+/* The one candidate of the hashed presets (rule->hashed, at the packet's source router): with
+ * h a hash of (source node, destination node, message tag: route_message), UGAL_HASHED_MIN
+ * the minimal first hop h picks among topology_min_ports; UGAL_HASHED_NONMIN the intermediate
+ * router h picks where ugal_draw would draw one (between groups; inside a group with
+ * rule->intra_group), else minimal as UGAL_HASHED_MIN. Reads no network state and no random
+ * stream. Returns 0, or -1 off the ladder. */
+int ugal_hashed_candidate(struct route_ctx *ctx, const struct packet *pk,
+                          const struct ugal_rule *rule, struct ugal_candidate *out);
 
 #endif

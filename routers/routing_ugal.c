@@ -29,8 +29,8 @@ static int ugal_check(const struct sim_config *cfg, const void *params,
 
 static const char *const ugal_weight_names[] = {"occupancy", "occupancy_x_hops", NULL};
 static const char *const ugal_bias_mode_names[] = {"constant", "increasing", NULL};
-const char *const ugal_preset_names[] = {"none",       "adaptive_0", "adaptive_1",
-                                         "adaptive_2", "adaptive_3", NULL};
+const char *const ugal_preset_names[] = {"none",       "adaptive_0", "adaptive_1", "adaptive_2",
+                                         "adaptive_3", "min_hash",   "nmin_hash",  NULL};
 
 static const struct setting ugal_rows[] = {
     SETTING_INT_ROW(struct ugal_params, "ugal_min_candidates", min_candidates, 2, 1,
@@ -89,16 +89,20 @@ static int ugal_check(const struct sim_config *cfg, const void *params, struct s
 }
 
 /* What each Aries mode sets (routers/README.md): no bias; a bias growing with the
- * hops taken, which needs re-decisions along the source group; a low and a high bias. */
+ * hops taken, which needs re-decisions along the source group; a low and a high bias; no
+ * choice at all, a path fixed by a hash, minimal or nonminimal. */
 static const struct {
     int64_t bias;
     int mode;
     bool progressive;
+    int hashed;
 } ugal_presets[] = {
-    [UGAL_ADAPTIVE_0] = {0, UGAL_BIAS_CONSTANT, false},
-    [UGAL_ADAPTIVE_1] = {UGAL_BIAS_INCREASING_BASE, UGAL_BIAS_INCREASING, true},
-    [UGAL_ADAPTIVE_2] = {UGAL_BIAS_LOW, UGAL_BIAS_CONSTANT, false},
-    [UGAL_ADAPTIVE_3] = {UGAL_BIAS_HIGH, UGAL_BIAS_CONSTANT, false},
+    [UGAL_ADAPTIVE_0] = {0, UGAL_BIAS_CONSTANT, false, UGAL_HASHED_NONE},
+    [UGAL_ADAPTIVE_1] = {UGAL_BIAS_INCREASING_BASE, UGAL_BIAS_INCREASING, true, UGAL_HASHED_NONE},
+    [UGAL_ADAPTIVE_2] = {UGAL_BIAS_LOW, UGAL_BIAS_CONSTANT, false, UGAL_HASHED_NONE},
+    [UGAL_ADAPTIVE_3] = {UGAL_BIAS_HIGH, UGAL_BIAS_CONSTANT, false, UGAL_HASHED_NONE},
+    [UGAL_MIN_HASH] = {0, UGAL_BIAS_CONSTANT, false, UGAL_HASHED_MIN},
+    [UGAL_NMIN_HASH] = {0, UGAL_BIAS_CONSTANT, false, UGAL_HASHED_NONMIN},
 };
 
 void ugal_rule_of_mode(const void *params, int mode, struct ugal_rule *out)
@@ -110,13 +114,15 @@ void ugal_rule_of_mode(const void *params, int mode, struct ugal_rule *out)
                               .mode = up->bias_mode,
                               .weight = up->weight,
                               .progressive = up->progressive,
-                              .intra_group = up->intra_group};
+                              .intra_group = up->intra_group,
+                              .hashed = UGAL_HASHED_NONE};
     int preset = mode != UGAL_PRESET_NONE ? mode : up->preset;
     if (preset == UGAL_PRESET_NONE)
         return;
     out->bias = ugal_presets[preset].bias;
     out->mode = ugal_presets[preset].mode;
     out->progressive = ugal_presets[preset].progressive;
+    out->hashed = ugal_presets[preset].hashed;
 }
 
 void ugal_rule_of(const void *params, struct ugal_rule *out)
@@ -320,6 +326,49 @@ int ugal_draw(struct route_ctx *ctx, const struct packet *pk, const struct ugal_
     return 0;
 }
 
+/* ---- the hashed presets (min_hash, nmin_hash) ---- */
+
+/* (src, dst, message) mixed by splitmix64's finalizer: every bit of the key moves the result. */
+static uint64_t ugal_hash(uint32_t src, uint32_t dst, uint32_t message)
+{
+    uint64_t x = ((uint64_t)src << 32 | dst) ^ (uint64_t)message * 0x9e3779b97f4a7c15ull;
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* ugal_draw's nonminimal intermediate, picked by the hash's bits instead of the stream. */
+static int ugal_hashed_intermediate(const struct topology *t, int router, int dst, uint64_t h)
+{
+    int group = topology_group_of_router(t, router), dst_group = topology_group_of_router(t, dst);
+    if (group == dst_group) {
+        int first = t->group_first_router[group];
+        uint64_t others = (uint64_t)topology_group_routers(t, group) - 2;
+        return first + ugal_skip_two((int)(h % others), router - first, dst - first);
+    }
+    int g = ugal_skip_two((int)(h % (uint64_t)(t->groups - 2)), group, dst_group);
+    return t->group_first_router[g] + (int)((h >> 32) % (uint64_t)topology_group_routers(t, g));
+}
+
+int ugal_hashed_candidate(struct route_ctx *ctx, const struct packet *pk,
+                          const struct ugal_rule *rule, struct ugal_candidate *out)
+{
+    const struct topology *t = ctx->env->topo;
+    int router = ctx->router, dst = topology_router_of_node(t, (int)pk->dst);
+    uint64_t h = ugal_hash(pk->src, pk->dst, route_message(ctx, pk));
+    if (rule->hashed == UGAL_HASHED_NONMIN &&
+        ugal_has_nonmin(t, rule, topology_group_of_router(t, router),
+                        topology_group_of_router(t, dst))) {
+        int target = ugal_hashed_intermediate(t, router, dst, h);
+        return ugal_candidate_make(ctx, pk, topology_min_port(t, router, target), target, out);
+    }
+    uint64_t minimal = topology_min_ports(t, router, dst);
+    uint32_t pick = (uint32_t)(h % (uint64_t)__builtin_popcountll(minimal));
+    return ugal_candidate_make(ctx, pk, ugal_nth_port(minimal, pick), -1, out);
+}
+
 /* ---- costs and the choice ---- */
 
 /* Phits in use behind every hop of the candidate's path, each read from the router that
@@ -451,6 +500,13 @@ static int ugal_decide(struct route_ctx *ctx, const struct packet *pk, bool glob
     const struct ugal_rule *rule = &st->rules[pk->mode];
     if (!ugal_deciding(ctx, pk, rule))
         return routing_via_target(ctx, pk, out);
+    if (rule->hashed != UGAL_HASHED_NONE) { /* no choice: the hash fixed the path */
+        struct ugal_candidate hashed;
+        if (ugal_hashed_candidate(ctx, pk, rule, &hashed))
+            return -1;
+        ugal_take(ctx, pk, &hashed, out);
+        return 0;
+    }
     struct ugal_plan *plan = ugal_plan_slot(ctx, pk);
     if ((!plan->valid || plan->packet_id != pk->id) && ugal_draw(ctx, pk, rule, plan))
         return -1;

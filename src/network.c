@@ -160,6 +160,7 @@ static void network_init_routing_env(struct network *net)
     env->view = network_env_view;
     env->views = net->router_views;
     env->owner = net;
+    env->pool = &net->pool;
 }
 
 /* The longest a link event can be scheduled ahead: the wheel's span. */

@@ -321,7 +321,7 @@ static const struct job_input job_inputs[] = {
     {ONE("nodes = 4; motif = \"barrier\";"), "jobs.a.ugal_preset=adaptive_9", 2, 0,
      "jobs.a.ugal_preset",
      "unknown value 'adaptive_9' (expected one of: none, adaptive_0, adaptive_1, adaptive_2, "
-     "adaptive_3)"},
+     "adaptive_3, min_hash, nmin_hash)"},
 };
 
 static int inputs_init(void)

@@ -246,7 +246,8 @@ static void test_matches_piggyback(void)
                                  UGAL_BIAS_CONSTANT,
                                  UGAL_OCCUPANCY_X_HOPS,
                                  false,
-                                 false};
+                                 false,
+                                 UGAL_HASHED_NONE};
         struct rng rng;
         rng_seed(&rng, 7, 99);
         long trials = 4000, agree = 0, misrouted = 0;
@@ -310,8 +311,9 @@ static void test_increasing_bias(void)
     /* Minimal cost 32 * H_min, nonminimal 0: the nonminimal one wins below that bias. */
     sim->net.credits[network_vc_index(&sim->net, router, plan.c[0].port, plan.c[0].vc)] -= 32;
     int64_t margin = 32 * plan.c[0].hops;
-    struct ugal_rule rule = {1,    1,    margin / 2, UGAL_BIAS_INCREASING, UGAL_OCCUPANCY_X_HOPS,
-                             true, false};
+    struct ugal_rule rule = {
+        1,    1,     margin / 2,      UGAL_BIAS_INCREASING, UGAL_OCCUPANCY_X_HOPS,
+        true, false, UGAL_HASHED_NONE};
     CU_ASSERT_EQUAL(ugal_choose(&ctx, &pk, &rule, false, &plan), 1);
     pk.hops_local = 2; /* as if re-decided two hops later: bias 3 * margin / 2 */
     CU_ASSERT_EQUAL(ugal_choose(&ctx, &pk, &rule, false, &plan), 0);
@@ -342,7 +344,8 @@ static void test_global_knowledge(void)
     CU_ASSERT_NOT_EQUAL_FATAL(gateway, 0);
     sim->net.credits[network_vc_index(&sim->net, gateway, port, 0)] =
         0; /* g0 of the minimal path: full */
-    struct ugal_rule rule = {1, 1, 0, UGAL_BIAS_CONSTANT, UGAL_OCCUPANCY_X_HOPS, false, false};
+    struct ugal_rule rule = {
+        1, 1, 0, UGAL_BIAS_CONSTANT, UGAL_OCCUPANCY_X_HOPS, false, false, UGAL_HASHED_NONE};
     CU_ASSERT_EQUAL(ugal_choose(&ctx, &pk, &rule, false, &plan), 0);
     ctx.adaptive = false;
     CU_ASSERT_EQUAL(ugal_choose(&ctx, &pk, &rule, true, &plan), 1);
@@ -953,6 +956,139 @@ static void test_intra_group_flow(void)
     CU_ASSERT(accepted_load[1] < 0.51 && accepted_load[2] < 0.51);
 }
 
+/* ---- the hashed presets (min_hash, nmin_hash) ---- */
+
+struct hashed_observer {
+    const struct topology *t;
+    bool nonminimal;
+    int32_t *first; /* per (src node, dst node): 1 + port * 2^16 + 1 + target, 0: none yet */
+    struct {
+        int32_t key;
+        int target;
+    } * at_source;
+    uint32_t len;
+    long packets, errors_kind, errors_same;
+};
+
+/* At the source: the path's key, the same as the first packet's of that (src, dst) (no
+ * messages: tag 0); at delivery: minimal (no hop off every minimal path, the minimal hop
+ * count) or nonminimal (an intermediate chosen at the source) as the preset says. */
+static void observe_hashed_hop(void *ctx, const struct network *net, int router, int in_port,
+                               uint32_t index, const struct route_choice *ch)
+{
+    struct hashed_observer *ob = ctx;
+    const struct topology *t = ob->t;
+    const struct packet *pk = &net->pool.packets[index];
+    int dst = topology_router_of_node(t, (int)pk->dst);
+    if (index >= ob->len)
+        test_grow_zeroed((void **)&ob->at_source, &ob->len, net->pool.capacity,
+                         sizeof *ob->at_source);
+    if (network_port_class(net, router, in_port) == PORT_NODE && router != dst) {
+        int32_t key = 1 + ch->out_port * 65536 + 1 + ch->target;
+        int32_t *first = &ob->first[pk->src * (uint32_t)t->nodes + pk->dst];
+        if (!*first)
+            *first = key;
+        ob->errors_same += *first != key;
+        ob->at_source[index].key = key;
+        ob->at_source[index].target = ch->target;
+    }
+    if (network_port_class(net, router, ch->out_port) != PORT_NODE ||
+        router == topology_router_of_node(t, (int)pk->src))
+        return;
+    int local, global;
+    topology_min_hops(t, topology_router_of_node(t, (int)pk->src), dst, &local, &global);
+    bool minimal = !(pk->flags & (PACKET_GLOBAL_MISROUTED | PACKET_LOCAL_MISROUTED)) &&
+                   pk->hops_local + pk->hops_global == local + global &&
+                   ob->at_source[index].target < 0;
+    ob->packets++;
+    ob->errors_kind += ob->nonminimal ? ob->at_source[index].target < 0 : !minimal;
+}
+
+/* min_hash routes every packet minimally, nmin_hash every packet through an intermediate
+ * (between groups, and with detours on inside a group), on the small cascade under UN at
+ * 0.3: each (src, dst) always on the same path. Through the pool's message tags: the same
+ * (src, dst, message) gives the same path whatever the packet, reading no network state, and
+ * different messages spread over several paths. */
+static void test_hashed_presets(void)
+{
+    static const char *const presets[] = {"routing.ugal_preset=min_hash",
+                                          "routing.ugal_preset=nmin_hash"};
+    for (int p = 0; p < 2; p++) {
+        const char *extra[] = {"routing.mechanism=ugal",
+                               presets[p],
+                               INTRA_ON,
+                               "traffic.load=0.3",
+                               "sim.warmup_cycles=0",
+                               "sim.measure_cycles=2000"};
+        struct sim_config cfg;
+        struct sim *sim = net_sim(&cfg, NET_CASCADE_SMALL, extra, 6);
+        const struct topology *t = &sim->net.topo;
+        struct hashed_observer ob = {.t = t, .nonminimal = p == 1};
+        ob.first = calloc((size_t)t->nodes * (size_t)t->nodes, sizeof *ob.first);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(ob.first);
+        sim->net.on_hop = observe_hashed_hop;
+        sim->net.on_hop_ctx = &ob;
+        sim->check_invariants = true;
+        sim->check_every = 10;
+        CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
+        printf("\n    %s: %ld packets, %ld not %s, %ld off their pair's path", presets[p] + 8,
+               ob.packets, ob.errors_kind, p ? "nonminimal" : "minimal", ob.errors_same);
+        CU_ASSERT(ob.packets > 1000);
+        CU_ASSERT_EQUAL(ob.errors_kind, 0);
+        CU_ASSERT_EQUAL(ob.errors_same, 0);
+        if (p == 1) {
+            CU_ASSERT(sim->stats.misrouted_global > sim->stats.delivered / 2);
+        } else {
+            CU_ASSERT_EQUAL(sim->stats.misrouted_global + sim->stats.misrouted_local, 0);
+        }
+
+        /* Messages: packets in the pool with tags, from router 0 to the router of another
+         * group with the most minimal first hops. */
+        int dst = -1, most = 0;
+        for (int r = t->group_first_router[1]; r < t->routers; r++)
+            if (__builtin_popcountll(topology_min_ports(t, 0, r)) > most) {
+                most = __builtin_popcountll(topology_min_ports(t, 0, r));
+                dst = r;
+            }
+        struct ugal_rule rule;
+        ugal_rule_of_mode(sim->net.routing_env.params, p ? UGAL_NMIN_HASH : UGAL_MIN_HASH, &rule);
+        CU_ASSERT_EQUAL(rule.hashed, p ? UGAL_HASHED_NONMIN : UGAL_HASHED_MIN);
+        if (!sim->net.pool.tags)
+            CU_ASSERT_EQUAL_FATAL(packet_pool_use_tags(&sim->net.pool), 0);
+        uint32_t a = packet_alloc(&sim->net.pool), b = packet_alloc(&sim->net.pool);
+        CU_ASSERT_FATAL(a != PACKET_NONE && b != PACKET_NONE);
+        int32_t keys[64];
+        int distinct = 0, unstable = 0;
+        for (uint32_t m = 1; m <= 64; m++) {
+            struct ugal_candidate c[2];
+            for (int k = 0; k < 2; k++) {
+                uint32_t index = k ? b : a;
+                struct packet *pk = &sim->net.pool.packets[index];
+                *pk = packet_between(&sim->net, 1000 + m * 2 + (uint32_t)k, 0, t->first_node[dst]);
+                sim->net.pool.tags[index] = m;
+                struct route_ctx ctx = ctx_at(sim, 0, 0);
+                CU_ASSERT_EQUAL_FATAL(ugal_hashed_candidate(&ctx, pk, &rule, &c[k]), 0);
+                CU_ASSERT(!ctx.adaptive);
+                CU_ASSERT_EQUAL(c[k].target >= 0, p == 1);
+            }
+            unstable += c[0].port != c[1].port || c[0].target != c[1].target;
+            int32_t key = c[0].port * 65536 + 1 + c[0].target;
+            int seen = 0;
+            for (int i = 0; i < distinct; i++)
+                seen |= keys[i] == key;
+            if (!seen)
+                keys[distinct++] = key;
+        }
+        printf("; 64 messages 0 -> %d: %d paths, %d unstable", dst, distinct, unstable);
+        CU_ASSERT_EQUAL(unstable, 0);
+        CU_ASSERT(distinct >= (p ? 8 : most));
+        free(ob.first);
+        free(ob.at_source);
+        sim_destroy(sim);
+    }
+    printf("\n");
+}
+
 int test_ugal_register(void)
 {
     static const struct test_case cases[] = {
@@ -974,6 +1110,8 @@ int test_ugal_register(void)
          test_intra_group_paths_no_deadlock},
         {"cascade intra-group detours: a saturating flow spreads under adaptive_0",
          test_intra_group_flow},
+        {"min_hash, nmin_hash: minimal, nonminimal, one path per (src, dst, message)",
+         test_hashed_presets},
     };
     return test_add_suite("ugal", NULL, NULL, cases, sizeof cases / sizeof cases[0]);
 }
