@@ -2,6 +2,7 @@
 #include "routing.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bounds.h"
@@ -44,12 +45,31 @@ static const struct setting routing_rows[] = {
      .choices = min_choice_names,
      .doc = "where several ports are minimal (Dragonfly+, cascade): hash = a hash of the packet "
             "picks one; occupancy = the least occupied next VC, ties at random (MIN, and the "
-            "minimal legs of valiant and fpar); auto = occupancy on dragonfly_plus, hash "
-            "elsewhere",
+            "minimal legs of valiant and fpar; refused on the cascade); auto = occupancy on "
+            "dragonfly_plus, hash elsewhere",
      .quiet_default = true},
 };
 
-const struct setting_table routing_settings = {"routing", NULL, routing_rows, 2, 0, NULL};
+/* On the cascade a VC ladder entry "lk lk" carries a row hop then a column hop of one
+ * dimension-ordered segment (routers/README.md); the least occupied minimal port may start
+ * with the column and break that order, so the choice is refused there (deadlock). */
+static int routing_check(const struct sim_config *cfg, const void *params,
+                         struct setting_issue *issue)
+{
+    (void)params;
+    if (cfg->routing.min_choice != MIN_CHOICE_OCCUPANCY || !routing_on_cascade(cfg))
+        return 0;
+    snprintf(issue->text, sizeof issue->text,
+             "\"occupancy\" is not allowed with topology.kind = \"cascade\" "
+             "(its ladders need each group segment row then column, which a choice by occupancy "
+             "can break: expected \"hash\" or \"auto\")");
+    issue->key = "routing.min_choice";
+    issue->alt = "topology.kind";
+    return -1;
+}
+
+const struct setting_table routing_settings = {"routing", NULL, routing_rows, 2, 0,
+                                               routing_check};
 
 int ladder_parse(struct vc_ladder *ladder, const char *text)
 {

@@ -696,7 +696,7 @@ static void test_min_uniform_accepts(void)
 
 /* routing.min_choice = "auto" is the topology kind's choice: the least occupied minimal port
  * on a Dragonfly+ (its leaves choose their up-port by load), a hash on the cascade and the
- * canonical dragonfly; an explicit choice is kept on every kind. */
+ * canonical dragonfly; an explicit choice is kept, but occupancy is refused on the cascade. */
 static void test_min_choice_auto(void)
 {
     const struct topology_ops *kinds[] = {&topology_dragonfly_plus, &topology_cascade,
@@ -710,6 +710,13 @@ static void test_min_choice_auto(void)
     struct sim_config cfg;
     test_config(&cfg, NULL, 0);
     CU_ASSERT_EQUAL(cfg.routing.min_choice, MIN_CHOICE_AUTO);
+    /* occupancy could start a cascade segment with its column hop, off the ladder: refused */
+    const char *occupancy[] = {"routing.min_choice=occupancy"};
+    char err[CONFIG_ERROR_LEN];
+    CU_ASSERT_NOT_EQUAL(config_load("conf/aries_small.cfg", occupancy, 1, &cfg, err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "\"occupancy\" is not allowed with topology.kind = "
+                                       "\"cascade\""));
+    CU_ASSERT_EQUAL(config_load("conf/dragonfly_plus_small.cfg", occupancy, 1, &cfg, err), 0);
 }
 
 /* The shipped small Dragonfly+ (conf/dragonfly_plus_small.cfg: output-queued, min_choice
