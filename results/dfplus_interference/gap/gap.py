@@ -55,6 +55,9 @@ CANDIDATES = {
                     1.0),
     "min_and_per_pair": ("minimal routing and bg intensity per pair",
                          V1 + ["routing.mechanism=min"], 2.0),
+    "v2_per_pair": ("today's defaults and bg intensity per pair", [], 2.0),
+    "v2_hol": ("today's min choice, 4-packet outputs, bg intensity per pair",
+               ["buffers.output=32"], 2.0),
 }
 
 
