@@ -394,6 +394,22 @@ static void test_capped_run(void)
  * its iterations, reports no runtime (not finished, open_ended) but its load and latency, and
  * --check finds every message where the workload says through the restarts. The same
  * congestor without open_ended caps the run. */
+/* Builds the config of `text`, runs it with the invariant recount after every cycle and
+ * returns the sim (its status in *status; the network's message printed when not SIM_OK). */
+static struct sim *workload_run_checked(struct sim_config *cfg, const char *text,
+                                        enum sim_status *status)
+{
+    char err[256];
+    workload_config(cfg, text, NULL, 0);
+    struct sim *sim = sim_create(cfg, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    sim->check_invariants = true;
+    *status = sim_run(sim, NULL, NULL);
+    if (*status != SIM_OK)
+        fprintf(stderr, "\n%s\n", sim->net.message);
+    return sim;
+}
+
 static const char open_ended_text[] = SMALL_NET
     "sim = { warmup_cycles = 500; max_cycles = 40000; };\n"
     "jobs = ( { name = \"app\"; nodes = 8; placement = \"random_nodes\"; motif = \"halo3d\";\n"
@@ -404,14 +420,8 @@ static const char open_ended_text[] = SMALL_NET
 static void test_open_ended_congestor(void)
 {
     struct sim_config cfg;
-    char err[256];
-    workload_config(&cfg, open_ended_text, NULL, 0);
-    struct sim *sim = sim_create(&cfg, err, sizeof err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    sim->check_invariants = true;
-    enum sim_status status = sim_run(sim, NULL, NULL);
-    if (status != SIM_OK)
-        fprintf(stderr, "\n%s\n", sim->net.message);
+    enum sim_status status;
+    struct sim *sim = workload_run_checked(&cfg, open_ended_text, &status);
     CU_ASSERT_EQUAL_FATAL(status, SIM_OK);
     CU_ASSERT_FALSE(sim->capped);
     uint64_t app_end = sim->workload->jobs[0].end_cycle;
@@ -573,14 +583,8 @@ static const char two_jobs[] = SMALL_NET
 static void test_invariants_every_cycle(void)
 {
     struct sim_config cfg;
-    char err[256];
-    workload_config(&cfg, two_jobs, NULL, 0);
-    struct sim *sim = sim_create(&cfg, err, sizeof err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    sim->check_invariants = true;
-    enum sim_status status = sim_run(sim, NULL, NULL);
-    if (status != SIM_OK)
-        fprintf(stderr, "\n%s\n", sim->net.message);
+    enum sim_status status;
+    struct sim *sim = workload_run_checked(&cfg, two_jobs, &status);
     CU_ASSERT_EQUAL(status, SIM_OK);
     CU_ASSERT(workload_finished(sim->workload));
     CU_ASSERT(sim->net.counts.total_delivered > 1000);
