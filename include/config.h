@@ -53,9 +53,9 @@ struct config_job {
     /* closed loop: keep restarting its iterations until every closed-loop job without it is
      * done (a congestor that is there for the whole of the others' runs) */
     bool open_ended;
-    /* (0, 1], a congestor's intensity i: closed loop, after each iteration a rank computes
-     * (1 - i) / i times what its iteration's messages take at the node's line rate; open loop,
-     * it offers its load x i */
+    /* (0, 1], a congestor's intensity i: closed loop, after each step a rank computes
+     * (1 - i) / i times the cycles that step's sends waited to leave its node; open loop, it
+     * offers its load x i */
     double intensity;
 };
 

@@ -24,8 +24,8 @@ struct motif_params {
     int root;                     /* broadcast, broadcast_flat */
     bool periodic;                /* halo3d: wrap around (a torus) */
     uint64_t allreduce_threshold; /* allreduce: recursive doubling below, ring from it on */
-    /* (0, 1]: after each iteration a rank computes (1 - intensity) / intensity times the
-     * cycles its steps of that iteration had sends not yet left (1: no such gap) */
+    /* (0, 1]: after each step a rank computes (1 - intensity) / intensity times the cycles
+     * that step had sends not yet left (1: no such gap) */
     double intensity;
 };
 
@@ -118,6 +118,10 @@ void motif_run_destroy(struct motif_run *m);
 
 /* Every rank begins iteration 0 at cycle now, with its compute phase. */
 void motif_run_start(struct motif_run *m, uint64_t now);
+/* A new round of an open-ended job: next (same ranks, not started) takes over the intensity
+ * gap each rank of the finished round `done` still owes after its last step, so that its
+ * first iteration waits for it as any later one would. */
+void motif_run_carry_gaps(struct motif_run *next, const struct motif_run *done);
 /* The earliest cycle at which motif_run_advance has something to do (a compute phase ends, or
  * ranks became ready to send at that cycle); UINT64_MAX when nothing is due without a sent or
  * delivered event first. */

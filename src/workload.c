@@ -504,13 +504,17 @@ static void workload_job_restart(struct workload_job *jb, struct network *net)
     job_motif_params(jb->cfg, &params);
     jb->iterations_before += motif_run_iterations_completed(jb->motif);
     jb->rounds++;
-    motif_run_destroy(jb->motif);
-    jb->motif = motif_run_create(job_motif(jb->cfg), &params, jb->nranks,
-                                 rng_next(&jb->motif_seeds), why, sizeof why, NULL);
-    if (!jb->motif) { /* it was created once with these params: only memory can fail */
+    struct motif_run *next = motif_run_create(job_motif(jb->cfg), &params, jb->nranks,
+                                              rng_next(&jb->motif_seeds), why, sizeof why, NULL);
+    if (!next) { /* it was created once with these params: only memory can fail */
         net->status = SIM_NOMEM;
         return;
     }
+    /* The intensity gap owed after the last round's last iteration: without it a
+     * one-iteration congestor would restart at once and ignore its intensity. */
+    motif_run_carry_gaps(next, jb->motif);
+    motif_run_destroy(jb->motif);
+    jb->motif = next;
     motif_run_start(jb->motif, net->cycle);
 }
 

@@ -286,7 +286,7 @@ static void test_stall_fraction_queue_depth(void)
 }
 
 /* A latency-bound job slowed by congestion feels it: a halo of 256-byte messages beside an
- * open-ended alltoall and an incast, both at intensity 0.1, with the default 1,000-phit
+ * open-ended alltoall at intensity 0.5 and an incast at 0.1, with the default 1,000-phit
  * injection queues: the halo runs over 1.1 times slower than alone and its stall fraction is
  * well above 0 (its NICs never find a queue full: the NIC part alone, the signal before model
  * version 3, is printed). */
@@ -299,7 +299,7 @@ static void test_latency_bound_job_stalls(void)
         "  { name = \"app\"; nodes = 16; placement = \"random_nodes\"; motif = \"halo3d\";\n"
         "    dims = [4, 2, 2]; message_bytes = 256; iterations = 20; compute_cycles = 20; },\n"
         "  { name = \"a2a\"; nodes = 36; placement = \"random_nodes\"; motif = \"alltoall\";\n"
-        "    message_bytes = 2048; open_ended = true; intensity = 0.1; },\n"
+        "    message_bytes = 2048; open_ended = true; intensity = 0.5; },\n"
         "  { name = \"inc\"; nodes = 16; placement = \"random_nodes\"; pattern = \"incast\";\n"
         "    targets = 2; load = 1.0; message_bytes = 512; intensity = 0.1; } );\n";
     struct result res;

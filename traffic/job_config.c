@@ -189,9 +189,9 @@ static const struct setting job_rows[] = {
     JOB_QUIET_NUMBER(SETTING_DOUBLE, "selector_sigma", selector_sigma, 1, 0, 1e9,
                      "app_aware: s(high bias) / s(default), for the mode not observed yet"),
     JOB_QUIET_NUMBER(SETTING_DOUBLE, "intensity", intensity, 1, 0, 1,
-                     "a congestor's intensity i: after each iteration a motif's rank computes "
-                     "(1 - i) / i times the line-rate time of the messages it sent in it; an "
-                     "open-loop job offers its load x i"),
+                     "a congestor's intensity i: after each step a motif's rank computes "
+                     "(1 - i) / i times the cycles that step's sends waited to leave its node; "
+                     "an open-loop job offers its load x i"),
     JOB_QUIET_NUMBER(SETTING_BOOL, "open_ended", open_ended, 0, 0, 1,
                      "motif: restart its iterations until every closed-loop job without "
                      "open_ended has finished (a congestor; its runtime is then no result)"),

@@ -52,8 +52,8 @@ struct motif_rank {
     uint8_t state;
     bool issuing;         /* inside advance's send calls: completion is checked after them */
     uint64_t step_start;  /* when it issued its current step's sends */
-    uint64_t send_cycles; /* this iteration: cycles from issuing a step's sends to their leaving */
-    uint64_t gap;         /* intensity < 1: extra compute before its next iteration */
+    uint64_t send_cycles; /* this step: cycles from issuing its sends to their leaving */
+    uint64_t gap;         /* intensity < 1: extra compute before its next step */
     uint64_t sent, received, bytes_sent;
 };
 
@@ -329,7 +329,7 @@ static void motif_rank_ready(struct motif_run *m, int32_t rank, uint64_t now)
 }
 
 /* Step 0 of the rank's current iteration, after its compute phase (compute_cycles, plus the
- * duty cycle's gap after its last iteration). */
+ * intensity gap its last step left). */
 static void motif_rank_begin_iteration(struct motif_run *m, int32_t rank, uint64_t now)
 {
     struct motif_rank *r = &m->ranks[rank];
@@ -347,18 +347,41 @@ static void motif_rank_begin_iteration(struct motif_run *m, int32_t rank, uint64
     motif_heap_push(&m->computing, wake < now ? UINT64_MAX : wake, rank);
 }
 
-/* Intensity i < 1: the rank's steps of the iteration just ended kept sends in its NIC for S
- * cycles (from issuing a step's sends to the last one leaving, or its completion with
- * responses); it computes S (1 - i) / i more before the next, so that its node is sending a
- * fraction i of its time. The sending time, not the time the iteration took: that includes
- * waits for other ranks, themselves in such gaps, and would feed on itself; the sending time
- * grows only with the network's back-pressure. Rounded to the nearest cycle. */
+/* Intensity i < 1: the step just completed kept the rank's sends in its NIC for S cycles
+ * (from issuing them to the last one leaving); the rank computes S (1 - i) / i before its
+ * next step (the last step's gap before its next iteration, on top of compute_cycles), so
+ * that its node is sending a fraction i of its time. Per step, not per iteration: a long
+ * iteration (an alltoall over 144 ranks outlasts a short application) is dialled too. The
+ * sending time, not the time the step took: that includes waits for other ranks, themselves
+ * in such gaps, and would feed on itself; the sending time grows only with the network's
+ * back-pressure. Rounded to the nearest cycle. */
 static void motif_rank_intensity_gap(struct motif_run *m, struct motif_rank *r)
 {
     double i = m->mi.params.intensity;
     double gap = i < 1 && i > 0 ? (double)r->send_cycles * (1 - i) / i + 0.5 : 0;
     r->gap = gap >= 1.8e19 ? UINT64_MAX / 2 : (uint64_t)gap;
     r->send_cycles = 0;
+}
+
+/* The rank goes on to its next step of the iteration: at once, or after its intensity gap. */
+static void motif_rank_next_step(struct motif_run *m, int32_t rank, uint64_t now)
+{
+    struct motif_rank *r = &m->ranks[rank];
+    if (r->gap == 0) {
+        motif_rank_ready(m, rank, now);
+        return;
+    }
+    uint64_t wake = now + r->gap;
+    r->gap = 0;
+    r->state = MOTIF_COMPUTE;
+    motif_heap_push(&m->computing, wake < now ? UINT64_MAX : wake, rank);
+}
+
+void motif_run_carry_gaps(struct motif_run *next, const struct motif_run *done)
+{
+    assert(next->mi.nranks == done->mi.nranks);
+    for (int32_t rank = 0; rank < next->mi.nranks; rank++)
+        next->ranks[rank].gap = done->ranks[rank].gap;
 }
 
 void motif_run_start(struct motif_run *m, uint64_t now)
@@ -389,7 +412,6 @@ static void motif_rank_end_iteration(struct motif_run *m, int32_t rank, uint64_t
     if (++m->finished[r->iteration] == (uint32_t)m->mi.nranks && m->ops->iteration_done)
         m->ops->iteration_done(&m->mi, r->iteration);
     r->step = 0;
-    motif_rank_intensity_gap(m, r);
     if (++r->iteration == iterations) {
         r->state = MOTIF_DONE;
         m->done_ranks++;
@@ -415,8 +437,9 @@ static void motif_rank_complete_step(struct motif_run *m, int32_t rank, uint64_t
         assert(got == m->recv_buf[i].count); /* a motif whose sends and receives disagree */
         (void)got;
     }
+    motif_rank_intensity_gap(m, r);
     if (++r->step < m->mi.steps)
-        motif_rank_ready(m, rank, now);
+        motif_rank_next_step(m, rank, now);
     else
         motif_rank_end_iteration(m, rank, now);
 }
