@@ -63,6 +63,7 @@ struct job_result {
     bool closed, finished;
     bool open_ended; /* restarted its iterations until the others were done: no runtime */
     uint64_t rounds; /* open_ended: the times it completed all its iterations */
+    double round_cycles; /* open_ended: their mean duration (0 when none completed) */
     uint64_t iterations_completed; /* open_ended: over all its rounds */
     struct job_result_spread iteration_cycles;
     int job_iterations;             /* the length of job_iteration_cycles */

@@ -70,6 +70,7 @@ struct workload_job {
     bool open_ended;
     struct rng motif_seeds;
     uint64_t rounds;                 /* times it completed all its iterations */
+    uint64_t rounds_end_cycle;       /* when the last of those rounds ended */
     uint64_t iterations_before;      /* iterations completed in those rounds */
     uint64_t in_network;             /* its packets between injection queue and node */
     struct throttle_params throttle; /* kind THROTTLE_NONE: not throttled */

@@ -82,6 +82,9 @@ static int job_result_iterations(const struct workload_job *jb, struct job_resul
     out->finished = jb->end_cycle != 0;
     out->open_ended = jb->open_ended;
     out->rounds = jb->rounds;
+    out->round_cycles = jb->open_ended && jb->rounds
+                            ? (double)(jb->rounds_end_cycle - jb->start_cycle) / (double)jb->rounds
+                            : 0;
     out->iterations_completed = jb->iterations_before + motif_run_iterations_completed(jb->motif);
     out->iteration_cycles = (struct job_result_spread){
         .min = summary.min,
@@ -182,9 +185,16 @@ void job_result_set_alone(struct job_result *out, const struct job_result *alone
         .message_latency = alone->message_latency,
         .packet_latency_mean = alone->latency.mean,
     };
-    /* A slowdown is meaningful only when both runs finished (a capped runtime is a bound). */
+    /* A slowdown is meaningful only when both runs finished (a capped runtime is a bound); an
+     * open-ended job's is its mean round beside the others over its one round alone. */
     bool both = out->finished && alone->finished;
-    out->slowdown_runtime = both ? job_result_ratio(out->runtime_cycles, alone->runtime_cycles) : 0;
+    if (out->open_ended)
+        out->slowdown_runtime = out->round_cycles > 0 && alone->finished
+                                    ? job_result_ratio(out->round_cycles, alone->runtime_cycles)
+                                    : 0;
+    else
+        out->slowdown_runtime =
+            both ? job_result_ratio(out->runtime_cycles, alone->runtime_cycles) : 0;
     out->slowdown_message_latency =
         job_result_ratio(out->message_latency.mean, alone->message_latency.mean);
 }
@@ -194,7 +204,7 @@ void job_results_node_cycles_alone(const struct job_result *jobs, int n, struct 
     bool all = true;
     run->node_cycles_alone = 0;
     for (int j = 0; j < n; j++) {
-        if (!jobs[j].closed)
+        if (!jobs[j].closed || jobs[j].open_ended) /* as in the run's node_cycles */
             continue;
         all = all && jobs[j].finished && jobs[j].alone.finished;
         run->node_cycles_alone += jobs[j].alone.runtime_cycles * jobs[j].nodes;

@@ -297,6 +297,9 @@ static void main_print_job(const struct job_result *job)
         printf("%llu iterations done (capped)", (unsigned long long)job->iterations_completed);
     if (job->isolated && job->finished && job->alone.finished)
         printf(" (alone %.0f: slowdown %.3f)", job->alone.runtime_cycles, job->slowdown_runtime);
+    else if (job->isolated && job->open_ended && job->slowdown_runtime > 0)
+        printf(" (round %.0f, alone %.0f: slowdown %.3f)", job->round_cycles,
+               job->alone.runtime_cycles, job->slowdown_runtime);
     printf(", message latency median %.0f mean %.1f\n", job->message_latency.median,
            job->message_latency.mean);
 }

@@ -236,7 +236,14 @@ static bool result_schema_alone_unfinished(const void *alone)
 static bool result_schema_no_runtime_slowdown(const void *job)
 {
     const struct job_result *j = job;
+    if (j->open_ended)
+        return j->round_cycles <= 0 || !j->alone.finished;
     return !j->finished || !j->alone.finished;
+}
+
+static bool result_schema_no_round(const void *job)
+{
+    return ((const struct job_result *)job)->round_cycles <= 0;
 }
 
 static const void *result_schema_locate_message_latency(const void *job)
@@ -360,6 +367,11 @@ static const struct result_field result_job_iterations_fields[] = {
     {"rounds", RESULT_COUNT, "", "open_ended: the times it completed all its iterations",
      RESULT_AT(struct job_result, rounds), .absent_when = result_schema_not_open_ended,
      .absent_meaning = "unless open_ended"},
+    {"round_cycles", RESULT_NUMBER_OR_NULL, "cycles",
+     "open_ended: the mean duration of its completed rounds (from its start to the end of the "
+     "last one, over rounds); null if it completed none",
+     RESULT_AT(struct job_result, round_cycles), .null_when = result_schema_no_round,
+     .absent_when = result_schema_not_open_ended, .absent_meaning = "unless open_ended"},
     {"cycles", RESULT_OBJECT, "cycles",
      "over every finished (rank, iteration): from the end of the rank's previous iteration, "
      "compute phase and waits included",
@@ -392,7 +404,9 @@ static const struct result_section result_job_alone_section = {
 
 static const struct result_field result_job_slowdown_fields[] = {
     {"runtime", RESULT_NUMBER_OR_NULL, "",
-     "runtime_cycles / alone.runtime_cycles; null unless both finished",
+     "runtime_cycles / alone.runtime_cycles; null unless both finished (open_ended: "
+     "iterations.round_cycles / alone.runtime_cycles, one round alone; null if no round "
+     "completed)",
      RESULT_AT(struct job_result, slowdown_runtime),
      .null_when = result_schema_no_runtime_slowdown},
     {"message_latency", RESULT_NUMBER, "",

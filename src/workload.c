@@ -290,6 +290,10 @@ static int workload_jobs(struct workload *w, struct network *net, int isolate, c
                                              : workload_open_loop(w, net, jb, j, err, err_len);
         if (rc)
             return -1;
+        /* Alone, an open-ended job runs one round, as a job without open_ended: the
+         * yardstick of its rounds beside the others (job_result_set_alone). */
+        if (isolate >= 0)
+            jb->open_ended = false;
         if (jb->closed && jb->active) {
             w->has_closed = true;
             w->running_closed += !jb->open_ended;
@@ -504,6 +508,7 @@ static void workload_job_restart(struct workload_job *jb, struct network *net)
     job_motif_params(jb->cfg, &params);
     jb->iterations_before += motif_run_iterations_completed(jb->motif);
     jb->rounds++;
+    jb->rounds_end_cycle = net->cycle;
     struct motif_run *next = motif_run_create(job_motif(jb->cfg), &params, jb->nranks,
                                               rng_next(&jb->motif_seeds), why, sizeof why, NULL);
     if (!next) { /* it was created once with these params: only memory can fail */

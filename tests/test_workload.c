@@ -464,6 +464,20 @@ static void test_open_ended_congestor(void)
     CU_ASSERT(accepted[1] < 0.5 * accepted[0]);
     printf("[one-iteration rounds: accepted %.3f at i = 1, %.3f at 0.25] ", accepted[0],
            accepted[1]);
+    /* Alone it runs one round: the yardstick of its mean round beside the app. */
+    const char *isolated[] = {"jobs.cong.iterations=1", "sim.isolate=true"};
+    workload_point(open_ended_text, isolated, 2, &cfg, &res);
+    const struct job_result *cong = &res.jobs[1];
+    CU_ASSERT_TRUE(cong->alone.finished);
+    CU_ASSERT(cong->rounds >= 2 && cong->round_cycles > 0);
+    CU_ASSERT(cong->round_cycles * (double)cong->rounds <= (double)res.run.cycles);
+    CU_ASSERT_DOUBLE_EQUAL(cong->slowdown_runtime, cong->round_cycles / cong->alone.runtime_cycles,
+                           1e-9);
+    CU_ASSERT(cong->slowdown_runtime > 1); /* beside the halo its rounds take longer */
+    CU_ASSERT(res.run.node_cycles_increase > 1); /* the app's: the congestor's is no result */
+    printf("[isolated: round %.0f cycles, alone %.0f, slowdown %.3f] ", cong->round_cycles,
+           cong->alone.runtime_cycles, cong->slowdown_runtime);
+    result_free(&res);
     const char *bounded[] = {"jobs.cong.open_ended=false"};
     workload_point(open_ended_text, bounded, 1, &cfg, &res);
     CU_ASSERT_TRUE(res.run.capped);
