@@ -6,8 +6,12 @@ variants named APP_MECHANISM (lattice_none, md_aimd_c, ...), every point run wit
           per mechanism; the congestor's own (job --congestor, default a2a) in a last panel
   table   (Markdown, on stdout) per application x mechanism over the points (seeds,
           placements): the median and 99th percentile (nearest rank) of the application's
-          runtime increase, the congestor's median, the workload's node-cycles increase
-          (median), and the points whose jobs did not all finish
+          runtime increase; the congestor's median runtime slowdown (an open-ended congestor's:
+          its mean round over one round alone, "-" when its rounds outlast the application)
+          and its median message-latency slowdown; the workload's node-cycles increase; the
+          network's packet latency p50 and p95 and its accepted load (medians over the points);
+          the application's stall fraction; and the points where the application did not
+          finish
 
     plots/plot_throttling.py results/quick_throttling -o plots/out/quick_throttling.png
 """
@@ -40,12 +44,24 @@ def collect(paths, app="app", congestor="a2a"):
         if mech not in MECHANISMS or "jobs" not in doc:
             continue
         cell = data.setdefault((name, mech), {"app": [], "congestor": [], "node_cycles": [],
+                                              "congestor_latency": [], "latency_p50": [],
+                                              "latency_p95": [], "accepted": [], "stall": [],
                                               "unfinished": 0})
         jobs = {j["name"]: j for j in doc["jobs"]}
         slow = {k: (jobs[k].get("slowdown") or {}).get("runtime") for k in (app, congestor)
                 if k in jobs}
-        if not all(slow.values()):
+        if not slow.get(app):
             cell["unfinished"] += 1
+        if congestor in jobs and (jobs[congestor].get("slowdown") or {}).get("message_latency"):
+            cell["congestor_latency"].append(jobs[congestor]["slowdown"]["message_latency"])
+        if app in jobs and jobs[app].get("stall_fraction") is not None:
+            cell["stall"].append(jobs[app]["stall_fraction"])
+        lat = doc.get("latency") or {}
+        if lat.get("p50") is not None:
+            cell["latency_p50"].append(lat["p50"])
+            cell["latency_p95"].append(lat["p95"])
+        if (doc.get("load") or {}).get("accepted") is not None:
+            cell["accepted"].append(doc["load"]["accepted"])
         if slow.get(app):
             cell["app"].append(slow[app])
         if slow.get(congestor):
@@ -71,21 +87,30 @@ def fmt(x):
 
 def table(data):
     rows = ["| application | mechanism | points | runtime increase p50 | p99 | congestor p50 | "
-            "node-cycles increase p50 | not all finished |",
-            "|---|---|---|---|---|---|---|---|"]
+            "congestor message latency p50 | node-cycles increase p50 | network latency p50 / "
+            "p95 | accepted load | app stall fraction | app not finished |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for a in apps_of(data):
         for m in MECHANISMS:
             c = data.get((a, m))
             if not c:
                 continue
-            rows.append("| %s | %s | %d | %s | %s | %s | %s | %d |" % (
+            med = {k: dr.quantile(c[k], 50) for k in ("latency_p50", "latency_p95")}
+            lat = ("-" if med["latency_p50"] is None
+                   else "%.0f / %.0f" % (med["latency_p50"], med["latency_p95"]))
+            acc = dr.quantile(c["accepted"], 50)
+            stall = dr.quantile(c["stall"], 50)
+            rows.append("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %d |" % (
                 a, LABELS[m], len(c["app"]), fmt(dr.quantile(c["app"], 50)),
                 fmt(dr.quantile(c["app"], 99)), fmt(dr.quantile(c["congestor"], 50)),
-                fmt(dr.quantile(c["node_cycles"], 50)), c["unfinished"]))
+                fmt(dr.quantile(c["congestor_latency"], 50)),
+                fmt(dr.quantile(c["node_cycles"], 50)), lat,
+                "-" if acc is None else "%.3f" % acc, "-" if stall is None else "%.3f" % stall,
+                c["unfinished"]))
     return "\n".join(rows)
 
 
-def figure(data, title=None):
+def figure(data, title=None, congestor="a2a"):
     apps = apps_of(data)
     fig, axes = plt.subplots(1, len(apps) + 1, figsize=(3.2 * (len(apps) + 1), 3.6),
                              squeeze=False)
@@ -104,7 +129,7 @@ def figure(data, title=None):
             ax.boxplot(boxes, whis=(0, 100))
             ax.set_xticks(range(1, len(labels) + 1))
             ax.set_xticklabels(labels, rotation=30)
-        ax.set_title(a if a else "congestor (a2a)")
+        ax.set_title(a if a else "congestor (%s)" % congestor)
         ax.axhline(1.0, color="0.6", linewidth=0.8)
         ax.grid(axis="y", alpha=0.3)
     axes[0][0].set_ylabel("runtime / runtime alone")
@@ -121,7 +146,7 @@ def main(argv=None):
     args = p.parse_args(argv)
     data = collect(args.inputs, args.app, args.congestor)
     print(table(data))
-    return fc.save_figure(figure(data, args.title), args.output, args.pdf)
+    return fc.save_figure(figure(data, args.title, args.congestor), args.output, args.pdf)
 
 
 if __name__ == "__main__":

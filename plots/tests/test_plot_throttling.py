@@ -1,6 +1,7 @@
 """plots/plot_throttling.py on hand-made study documents: the nearest-rank quantiles, the
-grouping by APP_MECHANISM variant, unfinished points counted and left out, the table's rows and
-the figure's panels."""
+grouping by APP_MECHANISM variant, points whose application did not finish counted and left
+out (a congestor without a slowdown is no such point: an open-ended one's rounds may outlast
+the application), the table's rows and the figure's panels."""
 
 import json
 import os
@@ -30,7 +31,7 @@ class PlotThrottling(unittest.TestCase):
         cls.dir = tempfile.mkdtemp(prefix="dfsim-throttling-")
         points = [("lattice_none", 3.0, 2.0, 2.5), ("lattice_none", 5.0, None, 3.0),
                   ("lattice_none", 4.0, 2.2, 2.8), ("lattice_aimd", 2.0, 1.5, 1.6),
-                  ("amg_static", 1.1, 4.0, 2.0)]
+                  ("amg_static", 1.1, 4.0, 2.0), ("lattice_none", None, 2.1, None)]
         for i, (v, a, b, n) in enumerate(points):
             os.makedirs(os.path.join(cls.dir, v), exist_ok=True)
             with open(os.path.join(cls.dir, v, "seed%d.json" % i), "w") as f:
@@ -50,11 +51,13 @@ class PlotThrottling(unittest.TestCase):
         data = pt.collect([self.dir])
         cell = data[("lattice", "none")]
         self.assertEqual(sorted(cell["app"]), [3.0, 4.0, 5.0])
-        self.assertEqual(sorted(cell["congestor"]), [2.0, 2.2])
-        self.assertEqual(cell["unfinished"], 1)
+        self.assertEqual(sorted(cell["congestor"]), [2.0, 2.1, 2.2])
+        self.assertEqual(cell["unfinished"], 1)  # the application's, not the congestor's
         text = pt.table(data)
-        self.assertIn("| lattice | none | 3 | 4.00 | 5.00 | 2.00 | 2.80 | 1 |", text)
-        self.assertIn("| lattice | AIMD c=0 | 1 | 2.00 | 2.00 | 1.50 | 1.60 | 0 |", text)
+        self.assertIn("| lattice | none | 3 | 4.00 | 5.00 | 2.10 | - | 2.80 | - | - | - | 1 |",
+                      text)
+        self.assertIn("| lattice | AIMD c=0 | 1 | 2.00 | 2.00 | 1.50 | - | 1.60 | - | - | - | 0 |",
+                      text)
         self.assertLess(text.index("| lattice |"), text.index("| amg |"))
         with self.assertRaises(dr.ResultError):
             pt.collect([os.path.join(self.dir, "nothing")])
