@@ -138,11 +138,16 @@ enum { EVENT_PREFETCH_DISTANCE = 8 };
 
 static void sim_prefetch_event(const struct network *net, const struct event *ev)
 {
-    if (ev->kind != EVENT_CREDIT)
+    if (ev->kind == EVENT_ARRIVAL || ev->kind == EVENT_DELIVERY)
         __builtin_prefetch(network_packet(net, ev->packet), 1);
     if (ev->kind == EVENT_DELIVERY)
         return;
     int idx = network_vc_index(net, (int)ev->router, ev->port, ev->vc);
+    if (ev->kind != EVENT_ARRIVAL && net->sensed)
+        network_prefetch_sensed(net, (int)ev->router, ev->port, idx, ev->kind == EVENT_CREDIT,
+                                ev->kind == EVENT_CREDIT_FRESH || ev->fresh);
+    if (ev->kind == EVENT_CREDIT_FRESH)
+        return;
     __builtin_prefetch(&net->routers[ev->router], 1);
     if (ev->kind == EVENT_CREDIT) {
         __builtin_prefetch(&net->credits[idx], 1);
@@ -176,6 +181,11 @@ static void sim_process_events(struct sim *sim)
         }
         case EVENT_CREDIT:
             network_return_credit(net, (int)ev->router, ev->port, ev->vc);
+            if (net->sensed)
+                network_sense_credit(net, (int)ev->router, ev->port, ev->vc, ev->fresh);
+            break;
+        case EVENT_CREDIT_FRESH:
+            network_sense_fresh_credit(net, (int)ev->router, ev->port, ev->vc);
             break;
         case EVENT_DELIVERY:
             sim_deliver(sim, ev->packet);
