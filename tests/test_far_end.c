@@ -1,7 +1,8 @@
 /* Far-end congestion and phantom decisions of ugal (routing.ugal_far_end, issue 30): the
  * history rings of the global ports' occupancy, the setting and its auto resolution, the
- * far-end term in a decision (d cycles late, published every T cycles), the phantom rule, and
- * the invariant recount with fresh credits and far-end histories at saturation. */
+ * far-end term in a decision (d cycles late, published every T cycles), the phantom rule, what
+ * the far end changes under ADV+1, phantoms at latency 1 / 10 / 100, and the invariant recount
+ * with fresh credits and far-end histories at saturation. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,6 +348,79 @@ static void test_decision_phantom(void)
 
 /* ---- runs ---- */
 
+struct far_end_point {
+    double accepted, latency, nonminimal, phantom;
+    uint64_t delivered, nonminimal_packets, phantom_packets;
+};
+
+static void far_end_point(const char *const *extra, int n, struct far_end_point *out)
+{
+    struct sim_config cfg;
+    struct sim *sim = far_end_sim(&cfg, true, extra, n);
+    CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
+    struct result res;
+    CU_ASSERT_EQUAL_FATAL(sim_summarize(sim, &res), 0);
+    CU_ASSERT_TRUE(res.counts_decisions);
+    *out = (struct far_end_point){
+        res.accepted,      res.latency_mean,     res.nonminimal_decisions,
+        res.phantom,       sim->stats.delivered, sim->stats.nonminimal_decisions,
+        sim->stats.phantom};
+    result_free(&res);
+    sim_destroy(sim);
+}
+
+/* ADV+1 at 0.3 under adaptive_0: the minimal paths' global links (4 per pair of groups) are
+ * the busy ones, and most sources reach them through a local hop to another router, whose
+ * queue is short. Without the far end a source sees only that queue and stays minimal; with
+ * it, it sees the busy global port and misroutes more (measured 0.39 -> 0.50). */
+static void test_far_end_changes_decisions(void)
+{
+    struct far_end_point point[2];
+    const char *fe[] = {"routing.ugal_far_end=none", "routing.ugal_far_end=credits"};
+    for (int k = 0; k < 2; k++) {
+        const char *ov[] = {
+            "routing.ugal_preset=adaptive_0", "traffic.pattern=adversarial", "traffic.load=0.3",
+            "sim.warmup_cycles=2000",         "sim.measure_cycles=4000",     fe[k]};
+        far_end_point(ov, 6, &point[k]);
+    }
+    printf("\n    ADV+1 0.3: nonminimal %.3f without the far end, %.3f with it (accepted %.4f, "
+           "%.4f; latency %.1f, %.1f)",
+           point[0].nonminimal, point[1].nonminimal, point[0].accepted, point[1].accepted,
+           point[0].latency, point[1].latency);
+    CU_ASSERT(point[1].nonminimal > point[0].nonminimal + 0.05);
+    CU_ASSERT(point[1].accepted > 0.29 && point[0].accepted > 0.29); /* below saturation */
+}
+
+/* ADV+1 at 1.0 under adaptive_0, far end on, local links of latency 1: with global links of
+ * latency 1 every credit and far-end value is as fresh as latency-1 links make it, so no
+ * decision is phantom (though many are nonminimal); longer global links return credits later
+ * (the first hop's and the far end's), and more decisions are phantom at 100 than at 10. */
+static void test_phantoms_grow_with_latency(void)
+{
+    static const char *const globals[] = {"links.global_latency=1", "links.global_latency=10",
+                                          "links.global_latency=100"};
+    struct far_end_point point[3];
+    for (int k = 0; k < 3; k++) {
+        const char *ov[] = {"routing.ugal_preset=adaptive_0",
+                            "traffic.pattern=adversarial",
+                            "traffic.load=1.0",
+                            "sim.warmup_cycles=1500",
+                            "sim.measure_cycles=2500",
+                            "links.local_latency=1",
+                            globals[k]};
+        far_end_point(ov, 7, &point[k]);
+        printf("\n    ADV+1 1.0, latency 1/%s: nonminimal %.3f, phantom %.4f (%llu of %llu "
+               "packets)",
+               strchr(globals[k], '=') + 1, point[k].nonminimal, point[k].phantom,
+               (unsigned long long)point[k].phantom_packets,
+               (unsigned long long)point[k].delivered);
+    }
+    CU_ASSERT(point[0].nonminimal_packets > point[0].delivered / 10);
+    CU_ASSERT_EQUAL(point[0].phantom_packets, 0);
+    CU_ASSERT(point[1].phantom_packets > 0);
+    CU_ASSERT(point[2].phantom > point[1].phantom);
+}
+
 /* Saturation with the far end on, every invariant checked every cycle (fresh credits and the
  * histories recounted): the default latencies, latency-1 local links (a credit and its fresh
  * credit in one event), a publication period, progressive re-decisions, uniform traffic. */
@@ -372,6 +446,7 @@ static void test_checked_at_saturation(void)
         if (status != SIM_OK)
             fprintf(stderr, "\n  %s %s: %s\n", variants[i][0], variants[i][1], sim->net.message);
         CU_ASSERT(sim->stats.delivered > 100);
+        CU_ASSERT(sim->stats.nonminimal_decisions > 0);
         sim_destroy(sim);
     }
 }
@@ -418,6 +493,9 @@ int test_far_end_register(void)
         {"decision: the far end's occupancy, d cycles late, published every T",
          test_decision_far_end_late},
         {"decision: phantom by stale credits or a stale far end", test_decision_phantom},
+        {"ADV+1: the far end misroutes more", test_far_end_changes_decisions},
+        {"phantoms: none with latency-1 links, more at global latency 100 than 10",
+         test_phantoms_grow_with_latency},
         {"saturation with the far end on, checked every cycle", test_checked_at_saturation},
         {"the recount catches fresh credits and histories that disagree", test_recount_catches},
     };
