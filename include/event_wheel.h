@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum event_kind { EVENT_ARRIVAL, EVENT_CREDIT, EVENT_DELIVERY };
+/* EVENT_CREDIT_FRESH: a credit counted by the fresh credits only (network.h, credits_ahead),
+ * one cycle after its buffer space was freed, on a link longer than that. */
+enum event_kind { EVENT_ARRIVAL, EVENT_CREDIT, EVENT_DELIVERY, EVENT_CREDIT_FRESH };
 
 struct event {
     uint32_t packet; /* EVENT_ARRIVAL, EVENT_DELIVERY */
@@ -15,7 +17,7 @@ struct event {
     uint8_t port;    /* input port (arrival) or output port (credit) */
     uint8_t vc;
     uint8_t kind;
-    uint8_t unused;
+    uint8_t fresh; /* EVENT_CREDIT: the fresh credit too (a link of latency 1) */
 };
 
 struct event_bucket {

@@ -46,6 +46,10 @@ struct job_result {
     int ugal_preset; /* its routing mode (enum ugal_preset; 0: none) */
     const char *ugal_preset_name;
     double misrouted_global; /* fraction of its delivered packets misrouted globally */
+    /* The run's routing is ugal or ugal_g: the fractions of its delivered packets sent
+     * nonminimally by a decision, and phantom (result.counts_decisions). */
+    bool counts_decisions;
+    double nonminimal_decisions, phantom;
     /* requests and responses (response_bytes > 0): its NICs' request counters */
     bool responses;
     uint64_t request_flits, request_packets, request_stall_cycles, answered;
@@ -91,6 +95,7 @@ struct job_result_view {
     const struct workload *workload;
     uint64_t cycles, measured_cycles, max_cycles;
     bool capped;
+    bool counts_decisions; /* the routing is ugal or ugal_g */
 };
 
 /* Fills out[0 .. n_jobs - 1] and run from a finished run with jobs. Returns 0 or -1 (memory);

@@ -15,6 +15,7 @@
 #include "arbiter.h"
 #include "config.h"
 #include "event_wheel.h"
+#include "far_end.h"
 #include "link_rate.h"
 #include "packet.h"
 #include "rng.h"
@@ -79,7 +80,18 @@ struct network {
     struct packet_ring *input_vc;     /* [network_vc_index(router, port, vc)] */
     int32_t *credits;                 /* same indexing: phits free downstream of an output VC */
     struct route_choice *route_cache; /* same indexing: decision of each input head */
-    struct port_state *ports;         /* [topo.port_base[router] + port] */
+    /* What the routing senses beyond its routers' credits (routing_ops.sensing; all NULL or
+     * false when it asks nothing): credits as latency-1 links would return them (same
+     * indexing as credits: credits + credits_ahead, routing.h), the global ports' occupancy
+     * histories (far_end.h), as credits and as fresh credits count them, and each router's
+     * first global port among them. A grant takes credits and fresh credits alike, so only the
+     * difference is kept: the grant leaves it alone. */
+    struct routing_sensing sensing;
+    bool sensed; /* sensing asks for anything: the hooks below have work */
+    int32_t *credits_ahead;
+    struct far_end far_end, far_end_fresh;
+    uint32_t *global_port_base;
+    struct port_state *ports; /* [topo.port_base[router] + port] */
     /* [topo.port_base[router] + port]: a lower bound of the first cycle input `port` can request an
      * output (its crossbar input free and a head ready). The allocator skips inputs whose
      * bound lies ahead without touching their rings; 4 bytes per port keeps a router's in
@@ -197,6 +209,34 @@ static inline void network_return_credit(struct network *net, int router, int po
     if (net->routers[router].allocate_wake > net->cycle)
         net->routers[router].allocate_wake = (uint32_t)net->cycle;
 }
+
+/* What the routing senses follows its credits (net->sensed): a grant now took a packet's worth
+ * at global output (router, port) (only with the far end sensed); a credit event gave it back
+ * (and the fresh credit too when `fresh`); a fresh credit event gave the fresh credit back. */
+void network_sense_grant(struct network *net, int router, int port);
+/* Global port `port` of router r among the network's global ports (far-end histories). */
+static inline uint32_t network_global_port(const struct network *net, int router, int port)
+{
+    int first = topology_kind_of(&net->topo, router)->first[PORT_GLOBAL];
+    return net->global_port_base[router] + (uint32_t)(port - first);
+}
+/* Fetches what an event at VC index idx of output (router, port) will touch of the sensed
+ * state: a credit (`credit`), a fresh credit (`fresh`), or both (no effect on results). */
+static inline void network_prefetch_sensed(const struct network *net, int router, int port, int idx,
+                                           bool credit, bool fresh)
+{
+    if (net->credits_ahead)
+        __builtin_prefetch(&net->credits_ahead[idx], 1);
+    if (!net->sensing.far_end || network_port_class(net, router, port) != PORT_GLOBAL)
+        return;
+    uint32_t global = network_global_port(net, router, port);
+    if (credit)
+        far_end_prefetch(&net->far_end, global, (int64_t)net->cycle);
+    if (fresh)
+        far_end_prefetch(&net->far_end_fresh, global, (int64_t)net->cycle);
+}
+void network_sense_credit(struct network *net, int router, int port, int vc, bool fresh);
+void network_sense_fresh_credit(struct network *net, int router, int port, int vc);
 
 /* The view a routing mechanism gets of a router now: everything but the cycle is fixed for
  * the run, so it is a copy of the router's precomputed one. */

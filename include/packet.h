@@ -14,7 +14,12 @@ enum packet_flag {
     PACKET_GLOBAL_MISROUTED = 1 << 2, /* took a global hop off the minimal path */
     PACKET_LOCAL_MISROUTED = 1 << 3,  /* took at least one local misroute (OLM) */
     PACKET_HOP_NONMINIMAL = 1 << 4,   /* the hop in progress leaves the minimal path */
-    PACKET_CHECKED = 1 << 7,          /* scratch bit for invariant scans */
+    /* Kept to delivery (ugal, ugal_g): a decision sent it via an intermediate router; ugal's
+     * last such decision was phantom (ugal_phantom: fresher information would have kept it
+     * minimal). */
+    PACKET_PHANTOM = 1 << 5,
+    PACKET_NONMINIMAL_DECISION = 1 << 6,
+    PACKET_CHECKED = 1 << 7, /* scratch bit for invariant scans */
 };
 
 /* Latency breakdown segments (SPEC section 8). */

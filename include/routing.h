@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "far_end.h"
 #include "packet.h"
 #include "rng.h"
 #include "router_state.h"
@@ -81,7 +82,11 @@ struct router_view {
     int router;
     uint32_t now;
     const struct router_kind *kind;
-    const int32_t *credits;         /* phits free behind [vc_offset[port] + vc] */
+    const int32_t *credits; /* phits free behind [vc_offset[port] + vc] */
+    /* Fresh credits, as latency-1 links would have returned them (a credit counts one cycle
+     * after its buffer space is freed), are credits + credits_ahead: the phits freed that long
+     * ago whose credits are still on their way (routing_sensing.fresh_credits; else NULL). */
+    const int32_t *credits_ahead;
     const int *vc_offset;           /* per port: its first VC among the router's */
     const struct port_state *ports; /* per port */
     const int *capacity;            /* per port: phits per input VC downstream */
@@ -99,6 +104,18 @@ static inline int min_choice_resolve(int configured, const struct topology_ops *
         return configured;
     return ops->adaptive_min_choice ? MIN_CHOICE_OCCUPANCY : MIN_CHOICE_HASH;
 }
+
+/* What a mechanism senses beyond its own router's credits, which the network keeps only for a
+ * mechanism that asks (routing_ops.sensing). */
+struct routing_sensing {
+    /* A history of every global port's occupancy (phits in use over its VCs, as its router's
+     * credits count them), sampled every far_end_step cycles (routing_env.far_end). */
+    bool far_end;
+    uint32_t far_end_step;
+    /* Credits as latency-1 links would return them (router_view.credits_ahead) and, with
+     * far_end, their history sampled every cycle (routing_env.far_end_fresh). */
+    bool fresh_credits;
+};
 
 /* What a mechanism has for a whole run. */
 struct routing_env {
@@ -120,7 +137,20 @@ struct routing_env {
     const void *owner; /* for view(): the simulator */
     /* The packets, for their message tags (route_message); NULL where no network owns them. */
     const struct packet_pool *pool;
+    /* What the mechanism senses (routing_ops.sensing) and, else NULL, the global ports'
+     * occupancy histories, as credits and as fresh credits count them, indexed by
+     * routing_global_port. */
+    struct routing_sensing sensing;
+    const struct far_end *far_end, *far_end_fresh;
+    const uint32_t *global_port_base; /* per router: the index of its first global port */
 };
+
+/* The index of global port `port` of router r among the network's global ports. */
+static inline uint32_t routing_global_port(const struct routing_env *env, int r, int port)
+{
+    int first = topology_kind_of(env->topo, r)->first[PORT_GLOBAL];
+    return env->global_port_base[r] + (uint32_t)(port - first);
+}
 
 /* One decision: the router, the input the packet is at, and whether the decision read
  * anything that changes while the packet waits. The readers below set `adaptive`; the
@@ -145,6 +175,22 @@ static inline int route_occupancy(struct route_ctx *c, int port, int vc)
     c->adaptive = true;
     const struct router_view *v = c->view;
     return v->capacity[port] - v->credits[v->vc_offset[port] + vc];
+}
+/* The same as latency-1 links would count it (routing_sensing.fresh_credits). */
+static inline int route_fresh_occupancy(struct route_ctx *c, int port, int vc)
+{
+    c->adaptive = true;
+    const struct router_view *v = c->view;
+    int at = v->vc_offset[port] + vc;
+    return v->capacity[port] - v->credits[at] - v->credits_ahead[at];
+}
+/* The occupancy global port `gport` (routing_global_port) of another router had at the end of
+ * cycle `cycle`, as its router published it (routing_sensing.far_end); from `fresh`, as its
+ * fresh credits counted it, every cycle. */
+static inline int route_far_end(struct route_ctx *c, uint32_t gport, int64_t cycle, bool fresh)
+{
+    c->adaptive = true;
+    return far_end_value(fresh ? c->env->far_end_fresh : c->env->far_end, gport, cycle);
 }
 static inline int route_credits(struct route_ctx *c, int port, int vc)
 {
@@ -229,6 +275,9 @@ struct routing_ops {
     /* Optional: allocate per-run state (env->state); returns 0 or -1. */
     int (*init)(struct routing_env *env);
     void (*destroy)(struct routing_env *env);
+    /* Optional: what the mechanism senses beyond its router's credits under a config (none
+     * when absent). */
+    void (*sensing)(const struct sim_config *cfg, struct routing_sensing *out);
     /* Optional: called when a packet is created (e.g. choose an intermediate). */
     void (*on_generate)(struct routing_env *env, struct packet *pk);
     /* Optional: called once per cycle before the routers (e.g. saturation flags). */

@@ -25,6 +25,15 @@ enum ugal_preset {
     UGAL_PRESETS
 };
 
+/* routing.ugal_far_end: what a candidate leaving the group at another router adds to its cost
+ * (README: Routing mechanisms). AUTO: the topology kind's choice (topology_ops.senses_far_end). */
+enum ugal_far_end { UGAL_FAR_END_NONE, UGAL_FAR_END_CREDITS, UGAL_FAR_END_AUTO };
+/* The choice a configured ugal_far_end makes on topology kind `kind`; a config's setting, and
+ * its choice. */
+int ugal_far_end_resolve(int configured, const struct topology_ops *kind);
+int ugal_far_end_setting(const struct sim_config *cfg);
+int ugal_far_end_of(const struct sim_config *cfg);
+
 /* routing.ugal_preset min_hash and nmin_hash: which kind of path the hash picks. */
 enum ugal_hashed { UGAL_HASHED_NONE, UGAL_HASHED_MIN, UGAL_HASHED_NONMIN };
 
@@ -57,10 +66,14 @@ void ugal_rule_of(const void *params, struct ugal_rule *out);
 void ugal_rule_of_mode(const void *params, int mode, struct ugal_rule *out);
 
 /* One candidate path from the deciding router: its first hop (port, VC and ladder position
- * after it), its intermediate router (-1: minimal) and its hop count from here. */
+ * after it), its intermediate router (-1: minimal) and its hop count from here; where it leaves
+ * this group through a global port of another router of it, that port (routing_global_port;
+ * -1 otherwise, or without far-end sensing) and the local hops from that router here. */
 struct ugal_candidate {
     int32_t target;
     uint8_t port, vc, ladder_pos, hops;
+    int32_t far_port;
+    uint8_t far_hops;
 };
 
 /* The candidates of one packet at one router: minimal ones first. */
@@ -84,13 +97,30 @@ int ugal_draw(struct route_ctx *ctx, const struct packet *pk, const struct ugal_
 int ugal_candidate_make(const struct route_ctx *ctx, const struct packet *pk, int port, int target,
                         struct ugal_candidate *out);
 
+/* What a choice weighed: the candidate taken, the least costly minimal one and the costs. */
+struct ugal_weighing {
+    int chosen, min;
+    int64_t cost_min, cost_non, bias; /* cost_non: 0 without nonminimal candidates */
+};
+
 /* The index in plan->c of the candidate taken: the least costly minimal one (the first on
  * ties) unless the least costly nonminimal one plus the bias costs strictly less. Cost: the
- * occupancy (phits in use, as credits count them) of the first hop's next VC, times the hops
- * with UGAL_OCCUPANCY_X_HOPS; with global knowledge the occupancies of every hop's output
- * along the whole path, read from each router on it. */
+ * occupancy (phits in use, as credits count them) of the first hop's next VC, plus the
+ * far-end term of a candidate with a far_port (that port's occupancy as its router published
+ * it, local_latency * far_hops cycles ago), times the hops with UGAL_OCCUPANCY_X_HOPS; with
+ * global knowledge the occupancies of every hop's output along the whole path, read from each
+ * router on it. ugal_weigh also says what it weighed. */
 int ugal_choose(struct route_ctx *ctx, const struct packet *pk, const struct ugal_rule *rule,
                 bool global_knowledge, const struct ugal_plan *plan);
+void ugal_weigh(struct route_ctx *ctx, const struct packet *pk, const struct ugal_rule *rule,
+                bool global_knowledge, const struct ugal_plan *plan, struct ugal_weighing *out);
+
+/* Whether a nonminimal choice of ugal (not ugal_g) was phantom: its minimal rival, costed with
+ * what latency-1 links would have told the router (fresh credits for the first hop, the far
+ * end's fresh occupancy far_hops cycles ago), would have won: not cost_non + bias < that
+ * cost. Needs the fresh credits (routing_sensing.fresh_credits). */
+bool ugal_phantom(struct route_ctx *ctx, const struct ugal_rule *rule, const struct ugal_plan *plan,
+                  const struct ugal_weighing *w);
 
 /* The one candidate of the hashed presets (rule->hashed, at the packet's source router): with
  * h a hash of (source node, destination node, message tag: route_message), UGAL_HASHED_MIN

@@ -20,6 +20,9 @@ struct stats {
     uint64_t wait_sum[WAIT_KINDS];
     uint64_t hops_local_sum, hops_global_sum;
     uint64_t misrouted_global, misrouted_local;
+    /* ugal, ugal_g: packets a decision sent via an intermediate router, and those whose
+     * decision was phantom (packet.h) */
+    uint64_t nonminimal_decisions, phantom;
     uint32_t *latency_histogram; /* one bin per cycle: latencies never exceed the run */
     uint32_t histogram_bins;
 };
@@ -53,6 +56,10 @@ struct result {
     double breakdown[WAIT_KINDS];
     double hops_local, hops_global;
     double misrouted_global, misrouted_local;
+    /* With a routing that decides between minimal and nonminimal candidates (ugal, ugal_g):
+     * the fractions of delivered packets it sent nonminimally, and phantom (else absent). */
+    bool counts_decisions;
+    double nonminimal_decisions, phantom;
     struct fairness fairness;
     uint64_t *per_router_injected; /* owned: `routers` entries */
     double *group0_injected_load;  /* owned: `a` entries */
@@ -79,6 +86,7 @@ struct stats_view {
     uint64_t measured_cycles;
     uint64_t in_network; /* packets still in flight */
     int packet_size;
+    bool counts_decisions; /* the routing is ugal or ugal_g (result.counts_decisions) */
 };
 /* Fills the network-wide part of a result from a finished run (everything but timing and the
  * jobs). Returns 0 or -1. */

@@ -63,6 +63,9 @@ struct topology_ops {
     /* routing.min_choice = "auto" takes the least occupied minimal port here (true) or a hash
      * of the packet (false): what this kind's switches do (routers/README.md). */
     bool adaptive_min_choice;
+    /* routing.ugal_far_end = "auto" adds the far-end congestion its routers learn late with
+     * the credits (true: Aries) or not (routers/README.md). */
+    bool senses_far_end;
 };
 
 struct topology {

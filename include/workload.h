@@ -30,6 +30,7 @@ struct job_stats {
     uint64_t generated, refused, injected, delivered; /* packets */
     uint64_t generated_phits, refused_phits, injected_phits, delivered_phits;
     uint64_t misrouted_global; /* delivered packets that took a global hop off minimal paths */
+    uint64_t nonminimal_decisions, phantom; /* delivered packets: as struct stats counts them */
     struct latency_histogram packet_latency;
     uint64_t messages_created, messages_delivered;
     struct latency_histogram message_latency;

@@ -170,13 +170,9 @@ static void router_count_injection(struct network *net, int router, uint32_t ind
     net->counts.router_injected[router]++;
 }
 
-/* Returns the credit of the input buffer the packet leaves to the upstream router. */
-static void router_return_credit(struct network *net, const struct network_layout *layout,
-                                 int router, int in, int vc, uint64_t when)
+static void router_return_fresh_credit(struct network *net, uint32_t peer, int vc, uint64_t when)
 {
-    const struct topology *t = &net->topo;
-    uint32_t peer = t->peer[topology_port_base(t, router) + (uint32_t)in];
-    struct event *ev = event_wheel_add(&net->wheel, when + (uint64_t)layout->port_latency[in]);
+    struct event *ev = event_wheel_add(&net->wheel, when);
     if (!ev) {
         net->status = SIM_NOMEM;
         return;
@@ -184,7 +180,31 @@ static void router_return_credit(struct network *net, const struct network_layou
     *ev = (struct event){.router = (uint32_t)topology_peer_router(peer),
                          .port = (uint8_t)topology_peer_port(peer),
                          .vc = (uint8_t)vc,
-                         .kind = EVENT_CREDIT};
+                         .kind = EVENT_CREDIT_FRESH};
+}
+
+/* Returns the credit of the input buffer the packet leaves to the upstream router. */
+static void router_return_credit(struct network *net, const struct network_layout *layout,
+                                 int router, int in, int vc, uint64_t when)
+{
+    const struct topology *t = &net->topo;
+    uint32_t peer = t->peer[topology_port_base(t, router) + (uint32_t)in];
+    int latency = layout->port_latency[in];
+    /* Fresh credits (the routing senses them) come back one cycle after the release: with the
+     * credit itself over a link of latency 1, else on their own. */
+    bool fresh = net->credits_ahead && latency == 1;
+    if (net->credits_ahead && !fresh)
+        router_return_fresh_credit(net, peer, vc, when + 1);
+    struct event *ev = event_wheel_add(&net->wheel, when + (uint64_t)latency);
+    if (!ev) {
+        net->status = SIM_NOMEM;
+        return;
+    }
+    *ev = (struct event){.router = (uint32_t)topology_peer_router(peer),
+                         .port = (uint8_t)topology_peer_port(peer),
+                         .vc = (uint8_t)vc,
+                         .kind = EVENT_CREDIT,
+                         .fresh = fresh};
 }
 
 /* The hop's bookkeeping on the packet: counters, minimality, the routing state it commits. */
@@ -212,6 +232,8 @@ static void router_commit_hop(const struct allocation *al, struct packet *pk,
         else
             pk->hops_global++;
         al->credits[al->layout->port_vc_offset[ch->out_port] + ch->vc] -= net->packet_size;
+        if (cls == PORT_GLOBAL && net->sensing.far_end)
+            network_sense_grant(net, router, ch->out_port);
     }
     pk->flags = flags;
     pk->ladder_pos = ch->ladder_pos;

@@ -5,10 +5,12 @@
  * costly, the nonminimal ones paying routing.ugal_bias; once it leaves, its path is fixed,
  * unless routing.ugal_progressive re-decides at each router of the source group while the
  * packet is still minimal. ugal costs a path by its first output's occupancy (Aries: local
- * queues plus credits); ugal_g by the occupancies along the whole path, which no router could
- * know in time: the bound the others are measured against. With routing.ugal_intra_group
- * (cascade), traffic inside a group also draws nonminimal candidates, via a random other
- * router of the group. */
+ * queues plus credits), plus, with routing.ugal_far_end, the occupancy of the global port where
+ * the path leaves the group at another router, as that router published it a few cycles ago;
+ * a nonminimal choice that fresher information would not have made is phantom (ugal_phantom).
+ * ugal_g costs by the occupancies along the whole path, which no router could know in time:
+ * the bound the others are measured against. With routing.ugal_intra_group (cascade), traffic
+ * inside a group also draws nonminimal candidates, via a random other router of the group. */
 #include "routing_ugal.h"
 
 #include <assert.h>
@@ -22,6 +24,7 @@
 struct ugal_params {
     int min_candidates, nonmin_candidates, weight, bias, bias_mode, preset;
     bool progressive, intra_group;
+    int far_end, far_end_refresh;
 };
 
 static int ugal_check(const struct sim_config *cfg, const void *params,
@@ -29,6 +32,7 @@ static int ugal_check(const struct sim_config *cfg, const void *params,
 
 static const char *const ugal_weight_names[] = {"occupancy", "occupancy_x_hops", NULL};
 static const char *const ugal_bias_mode_names[] = {"constant", "increasing", NULL};
+static const char *const ugal_far_end_names[] = {"none", "credits", "auto", NULL};
 const char *const ugal_preset_names[] = {"none",       "adaptive_0", "adaptive_1", "adaptive_2",
                                          "adaptive_3", "min_hash",   "nmin_hash",  NULL};
 
@@ -63,6 +67,23 @@ static const struct setting ugal_rows[] = {
      .doc = "cascade: traffic inside a group also draws its nonminimal candidates, via a "
             "random other router of the group (routers/README.md)",
      .quiet_default = true},
+    {.name = "ugal_far_end",
+     .type = SETTING_CHOICE,
+     .offset = offsetof(struct ugal_params, far_end),
+     .def_text = "auto",
+     .choices = ugal_far_end_names,
+     .doc = "ugal: a path leaving the group at another router adds that router's global-port "
+            "occupancy as known here, late (credits), or not (none); auto = credits on the "
+            "cascade, none elsewhere (routers/README.md)",
+     .quiet_default = true},
+    {.name = "ugal_far_end_refresh",
+     .type = SETTING_INT,
+     .offset = offsetof(struct ugal_params, far_end_refresh),
+     .def = 0,
+     .min = 0,
+     .max = 1000000,
+     .doc = "cycles between the far-end values a router publishes (0: every cycle)",
+     .quiet_default = true},
 };
 
 static const struct setting_table ugal_settings = {"routing",
@@ -86,6 +107,33 @@ static int ugal_check(const struct sim_config *cfg, const void *params, struct s
     issue->key = "routing.ugal_intra_group";
     issue->alt = "topology.kind";
     return -1;
+}
+
+int ugal_far_end_resolve(int configured, const struct topology_ops *kind)
+{
+    if (configured != UGAL_FAR_END_AUTO)
+        return configured;
+    return kind->senses_far_end ? UGAL_FAR_END_CREDITS : UGAL_FAR_END_NONE;
+}
+
+int ugal_far_end_setting(const struct sim_config *cfg)
+{
+    return ((const struct ugal_params *)settings_params(cfg, &ugal_settings))->far_end;
+}
+
+int ugal_far_end_of(const struct sim_config *cfg)
+{
+    return ugal_far_end_resolve(ugal_far_end_setting(cfg), topology_of(cfg));
+}
+
+/* ugal senses the far end when its config says so, and always the fresh credits that tell a
+ * phantom decision (ugal_phantom). */
+static void ugal_sensing(const struct sim_config *cfg, struct routing_sensing *out)
+{
+    const struct ugal_params *up = settings_params(cfg, &ugal_settings);
+    out->far_end = ugal_far_end_of(cfg) == UGAL_FAR_END_CREDITS;
+    out->far_end_step = up->far_end_refresh > 0 ? (uint32_t)up->far_end_refresh : 1;
+    out->fresh_credits = true;
 }
 
 /* What each Aries mode sets (routers/README.md): no bias; a bias growing with the
@@ -162,6 +210,7 @@ static void ugal_ladder(const struct sim_config *cfg, struct vc_ladder *out)
 
 struct ugal_state {
     bool per_port;    /* progressive: any input VC decides; else only injection queues */
+    bool phantoms;    /* tell phantom decisions (ugal: the env has fresh credits) */
     int vcs_per_slot; /* VC slots per port */
     struct ugal_plan *plans;
     struct ugal_rule rules[UGAL_PRESETS]; /* by packet.mode */
@@ -177,6 +226,7 @@ static int ugal_init(struct routing_env *env)
         if (((env->modes | 1u) >> m) & 1u)
             st->per_port |= st->rules[m].progressive;
     }
+    st->phantoms = env->sensing.fresh_credits; /* ugal's, not ugal_g's */
     const struct topology *t = env->topo;
     size_t slots;
     if (st->per_port) {
@@ -226,6 +276,34 @@ static int ugal_path_hops(const struct topology *t, int from, int to)
     return local + global;
 }
 
+/* Where a path from ctx's router along `port` towards `towards` (min_port's path after the
+ * first hop) leaves this group, when it does through a global port of another router G:
+ * G's port and the local hops from G here; far_port -1 when the first hop is global, the path
+ * stays in the group or the router senses no far end. The path is minimal to `towards`, so
+ * its local hops up to G are a minimal path between G and here: they count d's hops. */
+static void ugal_far_end_candidate(const struct route_ctx *ctx, int port, int towards,
+                                   struct ugal_candidate *out)
+{
+    const struct routing_env *env = ctx->env;
+    const struct topology *t = env->topo;
+    int router = ctx->router, group = topology_group_of_router(t, router);
+    out->far_port = -1;
+    out->far_hops = 0;
+    if (!env->far_end || ctx->kind->port_class[port] == PORT_GLOBAL)
+        return;
+    int hops = 1;
+    for (int r = topology_neighbour(t, router, port);
+         r != towards && topology_group_of_router(t, r) == group; hops++) {
+        int next = topology_min_port(t, r, towards);
+        if (topology_port_class(t, r, next) == PORT_GLOBAL) {
+            out->far_port = (int32_t)routing_global_port(env, r, next);
+            out->far_hops = (uint8_t)hops;
+            return;
+        }
+        r = topology_neighbour(t, r, next);
+    }
+}
+
 int ugal_candidate_make(const struct route_ctx *ctx, const struct packet *pk, int port, int target,
                         struct ugal_candidate *out)
 {
@@ -237,8 +315,9 @@ int ugal_candidate_make(const struct route_ctx *ctx, const struct packet *pk, in
         return -1;
     int hops = target < 0 ? ugal_path_hops(t, router, dst)
                           : ugal_path_hops(t, router, target) + ugal_path_hops(t, target, dst);
-    *out = (struct ugal_candidate){target, (uint8_t)port, ladder->vc[entry], (uint8_t)(entry + 1),
-                                   (uint8_t)hops};
+    *out = (struct ugal_candidate){
+        target, (uint8_t)port, ladder->vc[entry], (uint8_t)(entry + 1), (uint8_t)hops, -1, 0};
+    ugal_far_end_candidate(ctx, port, target >= 0 ? target : dst, out);
     return 0;
 }
 
@@ -399,14 +478,34 @@ static int64_t ugal_path_occupancy(struct route_ctx *ctx, const struct packet *p
     return sum;
 }
 
+/* What the router knows of a candidate's path (ugal): its first hop's occupancy, plus the far
+ * end's as published local_latency * far_hops cycles ago (information comes back with the
+ * credits, over the local links from the far end); with `fresh`, what latency-1 links would
+ * have told it: fresh credits, and the far end's fresh occupancy far_hops cycles ago. */
+static int64_t ugal_known_occupancy(struct route_ctx *ctx, const struct ugal_candidate *c,
+                                    bool fresh)
+{
+    int64_t occupancy =
+        fresh ? route_fresh_occupancy(ctx, c->port, c->vc) : route_occupancy(ctx, c->port, c->vc);
+    if (c->far_port < 0)
+        return occupancy;
+    int64_t delay = c->far_hops * (fresh ? 1 : ctx->env->link_latency[PORT_LOCAL]);
+    return occupancy + route_far_end(ctx, (uint32_t)c->far_port, (int64_t)ctx->now - delay, fresh);
+}
+
+static int64_t ugal_weighted(const struct ugal_rule *rule, const struct ugal_candidate *c,
+                             int64_t occupancy)
+{
+    return rule->weight == UGAL_OCCUPANCY_X_HOPS ? occupancy * c->hops : occupancy;
+}
+
 static int64_t ugal_cost(struct route_ctx *ctx, const struct packet *pk,
                          const struct ugal_rule *rule, bool global_knowledge,
                          const struct ugal_candidate *c)
 {
     if (global_knowledge)
         return ugal_path_occupancy(ctx, pk, c);
-    int64_t occupancy = route_occupancy(ctx, c->port, c->vc);
-    return rule->weight == UGAL_OCCUPANCY_X_HOPS ? occupancy * c->hops : occupancy;
+    return ugal_weighted(rule, c, ugal_known_occupancy(ctx, c, false));
 }
 
 /* The least costly of candidates [first, first + n); its cost in *best. */
@@ -425,19 +524,53 @@ static int ugal_cheapest(struct route_ctx *ctx, const struct packet *pk,
     return chosen;
 }
 
+/* The far-end values the costs will read, fetched together: their cache misses overlap. */
+static void ugal_prefetch_far_ends(const struct route_ctx *ctx, const struct ugal_plan *plan)
+{
+    const struct far_end *h = ctx->env->far_end;
+    if (!h)
+        return;
+    int64_t latency = ctx->env->link_latency[PORT_LOCAL];
+    for (int i = 0; i < plan->n_min + plan->n_nonmin; i++) {
+        const struct ugal_candidate *c = &plan->c[i];
+        if (c->far_port >= 0)
+            far_end_prefetch(h, (uint32_t)c->far_port, (int64_t)ctx->now - c->far_hops * latency);
+    }
+}
+
+void ugal_weigh(struct route_ctx *ctx, const struct packet *pk, const struct ugal_rule *rule,
+                bool global_knowledge, const struct ugal_plan *plan, struct ugal_weighing *out)
+{
+    *out = (struct ugal_weighing){0};
+    if (!global_knowledge)
+        ugal_prefetch_far_ends(ctx, plan);
+    out->min = ugal_cheapest(ctx, pk, rule, global_knowledge, plan, 0, plan->n_min, &out->cost_min);
+    out->chosen = out->min;
+    if (!plan->n_nonmin)
+        return;
+    int non = ugal_cheapest(ctx, pk, rule, global_knowledge, plan, plan->n_min, plan->n_nonmin,
+                            &out->cost_non);
+    out->bias = rule->bias;
+    if (rule->mode == UGAL_BIAS_INCREASING)
+        out->bias *= 1 + pk->hops_local + pk->hops_global;
+    if (out->cost_non + out->bias < out->cost_min)
+        out->chosen = non;
+}
+
 int ugal_choose(struct route_ctx *ctx, const struct packet *pk, const struct ugal_rule *rule,
                 bool global_knowledge, const struct ugal_plan *plan)
 {
-    int64_t cost_min = 0, cost_non = 0;
-    int min = ugal_cheapest(ctx, pk, rule, global_knowledge, plan, 0, plan->n_min, &cost_min);
-    if (!plan->n_nonmin)
-        return min;
-    int non = ugal_cheapest(ctx, pk, rule, global_knowledge, plan, plan->n_min, plan->n_nonmin,
-                            &cost_non);
-    int64_t bias = rule->bias;
-    if (rule->mode == UGAL_BIAS_INCREASING)
-        bias *= 1 + pk->hops_local + pk->hops_global;
-    return cost_non + bias < cost_min ? non : min;
+    struct ugal_weighing w;
+    ugal_weigh(ctx, pk, rule, global_knowledge, plan, &w);
+    return w.chosen;
+}
+
+bool ugal_phantom(struct route_ctx *ctx, const struct ugal_rule *rule, const struct ugal_plan *plan,
+                  const struct ugal_weighing *w)
+{
+    const struct ugal_candidate *min = &plan->c[w->min];
+    int64_t true_cost_min = ugal_weighted(rule, min, ugal_known_occupancy(ctx, min, true));
+    return !(w->cost_non + w->bias < true_cost_min);
 }
 
 /* ---- the decision ---- */
@@ -484,7 +617,10 @@ static void ugal_take(const struct route_ctx *ctx, const struct packet *pk,
     out->vc = c->vc;
     out->ladder_pos = c->ladder_pos;
     out->target = c->target;
-    out->flags = c->target >= 0 ? pk->flags | PACKET_NONMINIMAL : pk->flags;
+    /* A nonminimal decision is final: whether it was phantom is the caller's to say. */
+    out->flags = c->target >= 0 ? (pk->flags & (uint8_t)~PACKET_PHANTOM) | PACKET_NONMINIMAL |
+                                      PACKET_NONMINIMAL_DECISION
+                                : pk->flags;
     out->misroute_group = pk->misroute_group;
     if (c->target >= 0 && ugal_same_group(ctx->env->topo, c->target, ctx->router))
         ugal_mark_intra_detour(ctx, pk, c, out);
@@ -510,7 +646,11 @@ static int ugal_decide(struct route_ctx *ctx, const struct packet *pk, bool glob
     struct ugal_plan *plan = ugal_plan_slot(ctx, pk);
     if ((!plan->valid || plan->packet_id != pk->id) && ugal_draw(ctx, pk, rule, plan))
         return -1;
-    ugal_take(ctx, pk, &plan->c[ugal_choose(ctx, pk, rule, global_knowledge, plan)], out);
+    struct ugal_weighing w;
+    ugal_weigh(ctx, pk, rule, global_knowledge, plan, &w);
+    ugal_take(ctx, pk, &plan->c[w.chosen], out);
+    if (w.chosen != w.min && st->phantoms && ugal_phantom(ctx, rule, plan, &w))
+        out->flags |= PACKET_PHANTOM;
     return 0;
 }
 
@@ -530,6 +670,7 @@ const struct routing_ops routing_ugal = {
                "first hops at the source, nonminimal ones paying a bias (presets adaptive_0..3)",
     .settings = &ugal_settings,
     .ladder = ugal_ladder,
+    .sensing = ugal_sensing,
     .init = ugal_init,
     .destroy = ugal_destroy,
     .route = ugal_route,

@@ -17,8 +17,11 @@
 
 /* Scratch of one recount (allocated per call: the check is opt-in and O(network state)). */
 struct recount {
-    uint8_t *seen;          /* per pool index */
-    int32_t *credit_owed;   /* per (router, port, vc) of an output: phits the credit mirrors */
+    uint8_t *seen;        /* per pool index */
+    int32_t *credit_owed; /* per (router, port, vc) of an output: phits the credit mirrors */
+    /* Same indexing, with fresh credits: phits of credits on their way back whose fresh credit
+     * is back already (credit events without theirs, less fresh credit events). */
+    int32_t *fresh_back;
     uint32_t *last_arrival; /* per (router, port): 1 + delay of the latest arrival seen */
     uint64_t packets;
     char why[512];
@@ -275,6 +278,8 @@ static int64_t event_max_delay(const struct network *net, const struct event *ev
     int64_t latency = network_layout_of(net, (int)ev->router)->port_latency[ev->port];
     if (ev->kind == EVENT_ARRIVAL)
         return latency;
+    if (ev->kind == EVENT_CREDIT_FRESH)
+        return 1 + transfer_max(net); /* one cycle after the release */
     return latency + transfer_max(net);
 }
 
@@ -321,15 +326,35 @@ static int recount_packet_event(const struct network *net, struct recount *rc,
     return 0;
 }
 
-static const char *const event_names[] = {
-    [EVENT_ARRIVAL] = "arrival", [EVENT_CREDIT] = "credit", [EVENT_DELIVERY] = "delivery"};
+static const char *const event_names[] = {[EVENT_ARRIVAL] = "arrival",
+                                          [EVENT_CREDIT] = "credit",
+                                          [EVENT_DELIVERY] = "delivery",
+                                          [EVENT_CREDIT_FRESH] = "fresh credit"};
+
+/* A credit on its way back (EVENT_CREDIT, EVENT_CREDIT_FRESH): what it mirrors. */
+static int recount_credit_event(const struct network *net, struct recount *rc,
+                                const struct event *ev)
+{
+    int idx = network_vc_index(net, (int)ev->router, ev->port, ev->vc);
+    bool fresh_event = ev->kind == EVENT_CREDIT_FRESH;
+    if ((fresh_event || ev->fresh) && !net->credits_ahead)
+        return recount_fail(rc, "router %u port %u vc %u: a fresh credit, none kept", ev->router,
+                            ev->port, ev->vc);
+    if (fresh_event)
+        rc->fresh_back[idx] -= net->packet_size;
+    else if (net->credits_ahead && !ev->fresh)
+        rc->fresh_back[idx] += net->packet_size;
+    if (!fresh_event)
+        rc->credit_owed[idx] += net->packet_size;
+    return 0;
+}
 
 static int recount_event(const struct network *net, struct recount *rc, const struct event *ev,
                          uint32_t delay)
 {
     const struct topology *t = &net->topo;
-    bool on_link = ev->kind == EVENT_ARRIVAL || ev->kind == EVENT_CREDIT;
-    bool malformed = ev->kind > EVENT_DELIVERY || ev->router >= (uint32_t)t->routers;
+    bool on_link = ev->kind != EVENT_DELIVERY;
+    bool malformed = ev->kind > EVENT_CREDIT_FRESH || ev->router >= (uint32_t)t->routers;
     if (!malformed) {
         const struct network_layout *layout = network_layout_of(net, (int)ev->router);
         malformed = ev->port >= layout->kind->radix || ev->vc >= layout->port_vcs[ev->port] ||
@@ -345,10 +370,9 @@ static int recount_event(const struct network *net, struct recount *rc, const st
                             "ahead, beyond the %" PRId64 " its link allows",
                             ev->router, ev->port, ev->vc, event_names[ev->kind], ev->packet, delay,
                             max_delay);
-    if (ev->kind != EVENT_CREDIT)
-        return recount_packet_event(net, rc, ev, delay);
-    rc->credit_owed[network_vc_index(net, (int)ev->router, ev->port, ev->vc)] += net->packet_size;
-    return 0;
+    if (ev->kind == EVENT_CREDIT || ev->kind == EVENT_CREDIT_FRESH)
+        return recount_credit_event(net, rc, ev);
+    return recount_packet_event(net, rc, ev, delay);
 }
 
 /* Walks the wheel in time order from the current cycle. Inside sim_step the current bucket
@@ -372,6 +396,68 @@ static int recount_events(const struct network *net, struct recount *rc)
 }
 
 /* ---- totals ---- */
+
+/* Fresh credits are ahead of the credits by the credits on their way whose fresh credit is
+ * back (so they never exceed the capacity: check_credits holds the rest). */
+static int check_fresh_credits(const struct network *net, struct recount *rc, int r, int port,
+                               int vc)
+{
+    int idx = network_vc_index(net, r, port, vc);
+    int ahead = net->credits_ahead[idx];
+    if (ahead != rc->fresh_back[idx])
+        return recount_fail(rc,
+                            "router %d port %d vc %d: fresh credits %d ahead of the credits, %d "
+                            "on their way with their fresh credit back",
+                            r, port, vc, ahead, rc->fresh_back[idx]);
+    return 0;
+}
+
+/* The far-end histories' current values are the global ports' occupancies now. */
+static int check_far_end(const struct network *net, struct recount *rc, int r, int port)
+{
+    const struct network_layout *layout = network_layout_of(net, r);
+    int occupied = 0, occupied_fresh = 0;
+    for (int vc = 0; vc < layout->port_vcs[port]; vc++) {
+        int idx = network_vc_index(net, r, port, vc);
+        occupied += layout->port_capacity[port] - net->credits[idx];
+        if (net->credits_ahead)
+            occupied_fresh +=
+                layout->port_capacity[port] - net->credits[idx] - net->credits_ahead[idx];
+    }
+    uint32_t global =
+        net->global_port_base[r] + (uint32_t)(port - layout->kind->first[PORT_GLOBAL]);
+    int seen = far_end_current(&net->far_end, global);
+    if (seen != occupied)
+        return recount_fail(rc, "router %d port %d: far-end history holds %d phits, %d in use", r,
+                            port, seen, occupied);
+    if (!net->credits_ahead)
+        return 0;
+    seen = far_end_current(&net->far_end_fresh, global);
+    if (seen != occupied_fresh)
+        return recount_fail(rc,
+                            "router %d port %d: fresh far-end history holds %d phits, %d in use", r,
+                            port, seen, occupied_fresh);
+    return 0;
+}
+
+static int check_sensing(const struct network *net, struct recount *rc)
+{
+    const struct topology *t = &net->topo;
+    for (int r = 0; r < t->routers; r++) {
+        const struct network_layout *layout = network_layout_of(net, r);
+        for (int port = 0; port < layout->kind->radix; port++) {
+            int cls = layout->port_class[port];
+            if (cls == PORT_NODE)
+                continue;
+            for (int vc = 0; vc < layout->port_vcs[port] && net->credits_ahead; vc++)
+                if (check_fresh_credits(net, rc, r, port, vc))
+                    return -1;
+            if (cls == PORT_GLOBAL && net->sensing.far_end && check_far_end(net, rc, r, port))
+                return -1;
+        }
+    }
+    return 0;
+}
 
 static int check_credits(const struct network *net, struct recount *rc)
 {
@@ -456,14 +542,17 @@ int invariants_check(const struct network *net, const struct workload *w, char *
     size_t ports = net->topo.port_base[net->topo.routers];
     rc.seen = calloc(net->pool.capacity ? net->pool.capacity : 1, 1);
     rc.credit_owed = calloc(vcs, sizeof *rc.credit_owed);
+    rc.fresh_back = calloc(vcs, sizeof *rc.fresh_back);
     rc.last_arrival = calloc(ports, sizeof *rc.last_arrival);
-    int failed = !rc.seen || !rc.credit_owed || !rc.last_arrival;
+    int failed = !rc.seen || !rc.credit_owed || !rc.fresh_back || !rc.last_arrival;
     if (failed)
         recount_fail(&rc, "out of memory for the recount");
     failed = failed || recount_buffers(net, &rc) || recount_events(net, &rc) ||
-             check_credits(net, &rc) || check_totals(net, &rc) || check_workload(net, w, &rc);
+             check_credits(net, &rc) || check_sensing(net, &rc) || check_totals(net, &rc) ||
+             check_workload(net, w, &rc);
     free(rc.seen);
     free(rc.credit_owed);
+    free(rc.fresh_back);
     free(rc.last_arrival);
     if (failed)
         snprintf(why, len, "%s", rc.why);

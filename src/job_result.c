@@ -124,9 +124,12 @@ static int job_result_of(const struct job_result_view *run, int j, struct job_re
     out->throttle = throttle_kind_names[jb->throttle.kind];
     out->ugal_preset = job->ugal_preset;
     out->ugal_preset_name = ugal_preset_names[job->ugal_preset];
-    out->misrouted_global =
-        job_result_ratio((double)jb->stats.misrouted_global, (double)jb->stats.delivered);
     const struct job_stats *st = &jb->stats;
+    out->misrouted_global = job_result_ratio((double)st->misrouted_global, (double)st->delivered);
+    out->counts_decisions = run->counts_decisions;
+    out->nonminimal_decisions =
+        job_result_ratio((double)st->nonminimal_decisions, (double)st->delivered);
+    out->phantom = job_result_ratio((double)st->phantom, (double)st->delivered);
     out->responses = jb->response_packets > 0;
     out->request_flits = st->request_phits;
     out->request_packets = st->request_packets;

@@ -19,6 +19,7 @@
 #include "point.h"
 #include "result_json.h"
 #include "routing.h"
+#include "routing_ugal.h"
 #include "schema_cli.h"
 #include "settings_cli.h"
 #include "sim.h"
@@ -455,6 +456,26 @@ static int main_run(const struct cli *cli)
 
 /* ---- info ---- */
 
+/* ugal's far-end term, resolved (routing.ugal_far_end auto: the topology kind's). */
+static void main_print_far_end(const struct sim_config *cfg)
+{
+    struct routing_sensing sensing = {0};
+    routing_ugal.sensing(cfg, &sensing);
+    const char *how = ugal_far_end_setting(cfg) == UGAL_FAR_END_AUTO ? "auto" : "as set";
+    if (!sensing.far_end) {
+        printf("far end    none: a path costs its first output's occupancy only "
+               "(routing.ugal_far_end %s)\n",
+               how);
+        return;
+    }
+    printf("far end    credits: a path leaving the group at another router adds that router's "
+           "global port's occupancy, %d cycles late per local hop",
+           cfg->links.local_latency);
+    if (sensing.far_end_step > 1)
+        printf(", published every %u cycles", sensing.far_end_step);
+    printf(" (routing.ugal_far_end %s)\n", how);
+}
+
 static void main_print_routing(const struct sim_config *cfg)
 {
     const struct routing_ops *ops = routing_of(cfg);
@@ -474,6 +495,8 @@ static void main_print_routing(const struct sim_config *cfg)
                    ? "least occupied next VC"
                    : "hash of the packet",
                cfg->routing.min_choice == MIN_CHOICE_AUTO ? "auto" : "as set");
+    if (ops == &routing_ugal)
+        main_print_far_end(cfg);
 }
 
 static void main_print_bounds(const struct sim_config *cfg, const struct topology *t)

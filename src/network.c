@@ -55,6 +55,8 @@ static void network_layout_ports(struct network *net)
         network_layout_kind(net, &net->topo.kinds[k], &net->layouts[k]);
 }
 
+static int network_init_sensing(struct network *net, size_t vcs);
+
 _Static_assert(sizeof(struct packet_ring) == 16, "four rings per cache line");
 _Static_assert(sizeof(struct port_state) == 32, "two ports per cache line");
 
@@ -105,7 +107,7 @@ static int network_alloc_buffers(struct network *net)
             base += (uint32_t)out_packets;
         }
     }
-    return 0;
+    return network_init_sensing(net, vcs);
 }
 
 /* The fixed part of every router's view (network_router_view). */
@@ -120,6 +122,8 @@ static int network_init_router_views(struct network *net)
             .router = r,
             .kind = layout->kind,
             .credits = &net->credits[net->router_vc_base[r]],
+            .credits_ahead =
+                net->credits_ahead ? &net->credits_ahead[net->router_vc_base[r]] : NULL,
             .vc_offset = layout->port_vc_offset,
             .ports = network_port(net, r, 0),
             .capacity = layout->port_capacity,
@@ -161,6 +165,93 @@ static void network_init_routing_env(struct network *net)
     env->views = net->router_views;
     env->owner = net;
     env->pool = &net->pool;
+    env->sensing = net->sensing;
+    if (net->sensing.far_end) {
+        env->far_end = &net->far_end;
+        env->far_end_fresh = net->sensing.fresh_credits ? &net->far_end_fresh : NULL;
+        env->global_port_base = net->global_port_base;
+    }
+}
+
+/* The most local hops between two routers of one group (minimal paths): how far, in local
+ * links, a global port's occupancy travels to the routers of its group. */
+static int network_max_group_hops(const struct topology *t)
+{
+    int most = 0;
+    for (int g = 0; g < t->groups; g++) {
+        int first = t->group_first_router[g], end = t->group_first_router[g + 1];
+        for (int a = first; a < end; a++)
+            for (int b = first; b < end; b++) {
+                int local, global;
+                topology_min_hops(t, a, b, &local, &global);
+                most = local > most ? local : most;
+            }
+    }
+    return most;
+}
+
+/* The state routing_sensing asks for: fresh credits (none ahead of the credits yet), the
+ * far-end histories and the global ports' numbering. */
+static int network_init_sensing(struct network *net, size_t vcs)
+{
+    const struct topology *t = &net->topo;
+    if (net->routing->sensing)
+        net->routing->sensing(net->cfg, &net->sensing);
+    net->sensed = net->sensing.far_end || net->sensing.fresh_credits;
+    if (net->sensing.fresh_credits) {
+        net->credits_ahead = memory_alloc_array(vcs, sizeof *net->credits_ahead);
+        if (!net->credits_ahead)
+            return -1;
+    }
+    if (!net->sensing.far_end)
+        return 0;
+    net->global_port_base = memory_alloc_array((size_t)t->routers, sizeof *net->global_port_base);
+    if (!net->global_port_base)
+        return -1;
+    uint32_t ports = 0;
+    for (int r = 0; r < t->routers; r++) {
+        net->global_port_base[r] = ports;
+        ports += (uint32_t)topology_kind_of(t, r)->count[PORT_GLOBAL];
+    }
+    uint32_t hops = (uint32_t)network_max_group_hops(t);
+    uint32_t delay = hops * (uint32_t)net->cfg->links.local_latency;
+    if (far_end_init(&net->far_end, ports, net->sensing.far_end_step, delay))
+        return -1;
+    if (net->sensing.fresh_credits && far_end_init(&net->far_end_fresh, ports, 1, hops))
+        return -1;
+    return 0;
+}
+
+void network_sense_grant(struct network *net, int router, int port)
+{
+    uint32_t global = network_global_port(net, router, port), now = (uint32_t)net->cycle;
+    far_end_change(&net->far_end, global, now, net->packet_size);
+    if (net->credits_ahead)
+        far_end_change(&net->far_end_fresh, global, now, net->packet_size);
+}
+
+/* The far-end history `h` of (router, port) when it is a global port and the far end is
+ * sensed: its occupancy drops by a packet now. */
+static void network_sense_drop(struct network *net, struct far_end *h, int router, int port)
+{
+    if (net->sensing.far_end && network_port_class(net, router, port) == PORT_GLOBAL)
+        far_end_change(h, network_global_port(net, router, port), (uint32_t)net->cycle,
+                       -net->packet_size);
+}
+
+void network_sense_credit(struct network *net, int router, int port, int vc, bool fresh)
+{
+    network_sense_drop(net, &net->far_end, router, port);
+    if (fresh) /* the fresh credit came with it: the fresh count drops now too */
+        network_sense_drop(net, &net->far_end_fresh, router, port);
+    else if (net->credits_ahead) /* its fresh credit came earlier */
+        net->credits_ahead[network_vc_index(net, router, port, vc)] -= net->packet_size;
+}
+
+void network_sense_fresh_credit(struct network *net, int router, int port, int vc)
+{
+    net->credits_ahead[network_vc_index(net, router, port, vc)] += net->packet_size;
+    network_sense_drop(net, &net->far_end_fresh, router, port);
 }
 
 /* The longest a link event can be scheduled ahead: the wheel's span. */
@@ -225,6 +316,10 @@ void network_destroy(struct network *net)
     free(net->slots);
     free(net->input_vc);
     free(net->credits);
+    free(net->credits_ahead);
+    free(net->global_port_base);
+    far_end_free(&net->far_end);
+    far_end_free(&net->far_end_fresh);
     free(net->input_next);
     free(net->route_cache);
     free(net->ports);

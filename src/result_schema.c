@@ -140,6 +140,19 @@ static const struct result_field result_hops_fields[] = {
 static const struct result_section result_hops_section = {
     "hops", "struct result", result_hops_fields, RESULT_SCHEMA_COUNT(result_hops_fields)};
 
+static bool result_schema_no_decisions(const void *result)
+{
+    return !((const struct result *)result)->counts_decisions;
+}
+
+#define RESULT_NONMINIMAL_DECISIONS_MEANING                                                        \
+    "fraction of delivered packets that a decision of ugal or ugal_g sent via an intermediate "    \
+    "router (any preset, nmin_hash included; packet.h PACKET_NONMINIMAL_DECISION)"
+#define RESULT_PHANTOM_MEANING                                                                     \
+    "fraction of delivered packets whose nonminimal decision was phantom: ugal's minimal "         \
+    "candidate, re-costed with what latency-1 links would have told the router, would have won "   \
+    "(adaptive rules only: 0 for ugal_g and the hashed presets; routers/README.md)"
+
 static const struct result_field result_misrouted_fields[] = {
     {"global", RESULT_NUMBER, "", "fraction of delivered packets with a nonminimal global hop",
      RESULT_AT(struct result, misrouted_global),
@@ -147,6 +160,13 @@ static const struct result_field result_misrouted_fields[] = {
     {"local", RESULT_NUMBER, "", "fraction of delivered packets with at least one local misroute",
      RESULT_AT(struct result, misrouted_local),
      .figure = {.name = "misrouted_local", .sweep_rank = 10}},
+    {"nonminimal_decisions", RESULT_NUMBER, "", RESULT_NONMINIMAL_DECISIONS_MEANING,
+     RESULT_AT(struct result, nonminimal_decisions), .absent_when = result_schema_no_decisions,
+     .absent_meaning = "unless routing.mechanism is ugal or ugal_g",
+     .figure = {.name = "nonminimal_decisions"}},
+    {"phantom", RESULT_NUMBER, "", RESULT_PHANTOM_MEANING, RESULT_AT(struct result, phantom),
+     .absent_when = result_schema_no_decisions,
+     .absent_meaning = "unless routing.mechanism is ugal or ugal_g", .figure = {.name = "phantom"}},
 };
 
 static const struct result_section result_misrouted_section = {
@@ -456,6 +476,21 @@ static const struct result_section result_job_routing_section = {
     "job_routing", "struct job_result", result_job_routing_fields,
     RESULT_SCHEMA_COUNT(result_job_routing_fields)};
 
+static bool result_schema_job_no_decisions(const void *job)
+{
+    return !((const struct job_result *)job)->counts_decisions;
+}
+
+static const struct result_field result_job_misrouted_fields[] = {
+    {"nonminimal_decisions", RESULT_NUMBER, "", RESULT_NONMINIMAL_DECISIONS_MEANING,
+     RESULT_AT(struct job_result, nonminimal_decisions)},
+    {"phantom", RESULT_NUMBER, "", RESULT_PHANTOM_MEANING, RESULT_AT(struct job_result, phantom)},
+};
+
+static const struct result_section result_job_misrouted_section = {
+    "job_misrouted", "struct job_result", result_job_misrouted_fields,
+    RESULT_SCHEMA_COUNT(result_job_misrouted_fields)};
+
 static bool result_schema_no_responses(const void *job)
 {
     return !((const struct job_result *)job)->responses;
@@ -550,6 +585,9 @@ static const struct result_field result_job_fields[] = {
     {"routing", RESULT_OBJECT, "", "its own routing mode (ugal, ugal_g)",
      .section = &result_job_routing_section, .absent_when = result_schema_no_job_mode,
      .absent_meaning = "with ugal_preset = \"none\""},
+    {"misrouted", RESULT_OBJECT, "", "its packets' nonminimal routing decisions (ugal, ugal_g)",
+     .section = &result_job_misrouted_section, .absent_when = result_schema_job_no_decisions,
+     .absent_meaning = "unless routing.mechanism is ugal or ugal_g"},
     {"nic", RESULT_OBJECT, "", "its NICs' request counters (measurement window)",
      .section = &result_job_nic_section, .absent_when = result_schema_no_responses,
      .absent_meaning = "with response_bytes = 0"},

@@ -126,6 +126,8 @@ static void sim_deliver(struct sim *sim, uint32_t index)
         st->hops_global_sum += pk->hops_global;
         st->misrouted_global += (pk->flags & PACKET_GLOBAL_MISROUTED) != 0;
         st->misrouted_local += (pk->flags & PACKET_LOCAL_MISROUTED) != 0;
+        st->nonminimal_decisions += (pk->flags & PACKET_NONMINIMAL_DECISION) != 0;
+        st->phantom += (pk->flags & PACKET_PHANTOM) != 0;
     }
     if (sim->workload)
         workload_packet_delivered(sim->workload, net, index, now - pk->gen_cycle);
@@ -138,11 +140,16 @@ enum { EVENT_PREFETCH_DISTANCE = 8 };
 
 static void sim_prefetch_event(const struct network *net, const struct event *ev)
 {
-    if (ev->kind != EVENT_CREDIT)
+    if (ev->kind == EVENT_ARRIVAL || ev->kind == EVENT_DELIVERY)
         __builtin_prefetch(network_packet(net, ev->packet), 1);
     if (ev->kind == EVENT_DELIVERY)
         return;
     int idx = network_vc_index(net, (int)ev->router, ev->port, ev->vc);
+    if (ev->kind != EVENT_ARRIVAL && net->sensed)
+        network_prefetch_sensed(net, (int)ev->router, ev->port, idx, ev->kind == EVENT_CREDIT,
+                                ev->kind == EVENT_CREDIT_FRESH || ev->fresh);
+    if (ev->kind == EVENT_CREDIT_FRESH)
+        return;
     __builtin_prefetch(&net->routers[ev->router], 1);
     if (ev->kind == EVENT_CREDIT) {
         __builtin_prefetch(&net->credits[idx], 1);
@@ -176,6 +183,11 @@ static void sim_process_events(struct sim *sim)
         }
         case EVENT_CREDIT:
             network_return_credit(net, (int)ev->router, ev->port, ev->vc);
+            if (net->sensed)
+                network_sense_credit(net, (int)ev->router, ev->port, ev->vc, ev->fresh);
+            break;
+        case EVENT_CREDIT_FRESH:
+            network_sense_fresh_credit(net, (int)ev->router, ev->port, ev->vc);
             break;
         case EVENT_DELIVERY:
             sim_deliver(sim, ev->packet);
@@ -367,6 +379,13 @@ int sim_check_invariants(struct sim *sim)
     return -1;
 }
 
+/* The routing decides between minimal and nonminimal candidates, packet by packet: the
+ * result counts its nonminimal and phantom decisions. */
+static bool sim_counts_decisions(const struct sim *sim)
+{
+    return sim->net.routing == &routing_ugal || sim->net.routing == &routing_ugal_g;
+}
+
 int sim_summarize(const struct sim *sim, struct result *res)
 {
     const struct network *net = &sim->net;
@@ -377,6 +396,7 @@ int sim_summarize(const struct sim *sim, struct result *res)
         .measured_cycles = sim_measured_cycles(sim),
         .in_network = net->in_network,
         .packet_size = net->packet_size,
+        .counts_decisions = sim_counts_decisions(sim),
     };
     if (stats_summarize(&run, res) != 0)
         return -1;
@@ -397,6 +417,7 @@ int sim_job_results(const struct sim *sim, struct job_result *out, struct job_re
         .measured_cycles = sim_measured_cycles(sim),
         .max_cycles = (uint64_t)sim->cfg->sim.max_cycles,
         .capped = sim->capped,
+        .counts_decisions = sim_counts_decisions(sim),
     };
     return job_results_summarize(&of, out, run);
 }

@@ -107,6 +107,8 @@ static void stats_summarize_latency(const struct stats *st, struct result *res)
     res->hops_global = stats_ratio((double)st->hops_global_sum, delivered);
     res->misrouted_global = stats_ratio((double)st->misrouted_global, delivered);
     res->misrouted_local = stats_ratio((double)st->misrouted_local, delivered);
+    res->nonminimal_decisions = stats_ratio((double)st->nonminimal_decisions, delivered);
+    res->phantom = stats_ratio((double)st->phantom, delivered);
 }
 
 static bool stats_router_has_nodes(const struct topology *t, int r)
@@ -171,6 +173,7 @@ int stats_summarize(const struct stats_view *run, struct result *res)
     res->p = topology_kind_of(t, 0)->count[PORT_NODE]; /* nodes of a router */
     res->a = stats_group0_routers_with_nodes(t);       /* routers of group 0 with nodes */
     snprintf(res->shape, sizeof res->shape, "%s", t->shape);
+    res->counts_decisions = run->counts_decisions;
     stats_summarize_loads(run, res);
     stats_summarize_latency(run->stats, res);
     return stats_summarize_fairness(run, res);

@@ -791,6 +791,8 @@ void workload_packet_delivered(struct workload *w, struct network *net, uint32_t
         jb->stats.delivered++;
         jb->stats.delivered_phits += (uint64_t)net->packet_size;
         jb->stats.misrouted_global += (pk->flags & PACKET_GLOBAL_MISROUTED) != 0;
+        jb->stats.nonminimal_decisions += (pk->flags & PACKET_NONMINIMAL_DECISION) != 0;
+        jb->stats.phantom += (pk->flags & PACKET_PHANTOM) != 0;
         if (latency_histogram_add(&jb->stats.packet_latency, latency))
             net->status = SIM_NOMEM;
     }

@@ -93,17 +93,25 @@ static void test_huge_bias_job_minimal(void)
 }
 
 /* The presets side by side: adaptive_3 (high bias) misroutes clearly less than adaptive_0
- * (saturated minimal links still beat 128 phits for much of its traffic). */
+ * (saturated minimal links still beat 128 phits for much of its traffic) when a path costs its
+ * first hop only (ugal_far_end = none). With the far end (the cascade's default) a minimal path
+ * through another router's saturated global port costs that port's occupancy too, some 256
+ * phits x 3 hops, which dwarfs the bias: adaptive_3 still misroutes less, by little (measured
+ * 0.469 against 0.509; routers/README.md). */
 static void test_high_bias_misroutes_less(void)
 {
-    static struct sim_config cfg;
-    struct result res;
-    job_routing_two("adaptive_3", "adaptive_0", NULL, 0, &cfg, &res);
-    const struct job_result *a = &res.jobs[0], *b = &res.jobs[1];
-    CU_ASSERT(a->misrouted_global < b->misrouted_global - 0.1);
-    fprintf(stderr, "[adaptive_3 %.3f, adaptive_0 %.3f misrouted] ", a->misrouted_global,
-            b->misrouted_global);
-    result_free(&res);
+    static const char *const far_end[] = {"routing.ugal_far_end=none",
+                                          "routing.ugal_far_end=credits"};
+    for (int k = 0; k < 2; k++) {
+        static struct sim_config cfg;
+        struct result res;
+        job_routing_two("adaptive_3", "adaptive_0", &far_end[k], 1, &cfg, &res);
+        const struct job_result *a = &res.jobs[0], *b = &res.jobs[1];
+        CU_ASSERT(a->misrouted_global < b->misrouted_global - (k == 0 ? 0.1 : 0));
+        fprintf(stderr, "[%s: adaptive_3 %.3f, adaptive_0 %.3f misrouted] ", far_end[k] + 8,
+                a->misrouted_global, b->misrouted_global);
+        result_free(&res);
+    }
 }
 
 /* A job whose mode is the network's own preset routes exactly as without the key: the same

@@ -14,6 +14,7 @@ static const struct {
     {"topology", test_topology_register},
     {"cascade", test_cascade_register},
     {"ugal", test_ugal_register},
+    {"far_end", test_far_end_register},
     {"dragonfly_plus", test_dragonfly_plus_register},
     {"routing_min", test_routing_min_register},
     {"routing", test_routing_register},

@@ -10,6 +10,7 @@
 int test_topology_register(void);
 int test_cascade_register(void);
 int test_ugal_register(void);
+int test_far_end_register(void);
 int test_dragonfly_plus_register(void);
 int test_routing_min_register(void);
 int test_routing_register(void);

@@ -510,4 +510,5 @@ const struct topology_ops topology_cascade = {
     .min_port = cascade_min_port,
     .min_ports = cascade_min_ports,
     .min_hops = cascade_min_hops,
+    .senses_far_end = true, /* Aries' routers learn the far end's congestion with credits */
 };
