@@ -113,5 +113,34 @@ class PlotAriesBias(unittest.TestCase):
             shutil.rmtree(empty)
 
 
+
+class FullTable(unittest.TestCase):
+    """--full: every mode of the full-size study, the QCD of the pooled iterations, the NIC's
+    s and L and the decision fractions (means over the points)."""
+
+    def test_rows(self):
+        d = tempfile.mkdtemp(prefix="dfsim-aries-full-")
+        self.addCleanup(shutil.rmtree, d, ignore_errors=True)
+        points = [("pingpong_intra-256B-production-adaptive_0", [100, 200, 300, 400], 0.5, 0.1),
+                  ("pingpong_intra-256B-production-adaptive_0_intra", [100, 100, 300], 0.2, 0.0),
+                  ("pingpong_intra-256B-production-adaptive_3_nofar", [150], 0.0, 0.0)]
+        for i, (v, cycles, nonmin, phantom) in enumerate(points):
+            app = {"name": "app", "finished": True, "iterations": {"job_cycles": cycles},
+                   "nic": {"s": 0.25 * (i + 1), "L": 300 + i}, "misrouted_global": 0.0,
+                   "misrouted": {"nonminimal_decisions": nonmin, "phantom": phantom}}
+            with open(os.path.join(d, "p%d.json" % i), "w") as f:
+                json.dump({"dfsim": {}, "sweep": {"variant": v}, "jobs": [app]}, f)
+        text = pa.full_table(pa.collect([d]))
+        # adaptive_0: quartiles 100 and 300 -> QCD 0.5; median 200
+        self.assertIn("| pingpong_intra 256 | adaptive_0 | 200 | 1.00 | 0.500 | 0.250 | 300 | "
+                      "0.000 | 0.500 | 0.100 | 0 |", text)
+        self.assertIn("| pingpong_intra 256 | adaptive_0_intra | 100 | 0.50 | 0.500 | 0.500 | "
+                      "301 | 0.000 | 0.200 | 0.000 | 0 |", text)
+        # the table's order is FULL_MODES', not the files'
+        self.assertLess(text.index("adaptive_3_nofar"), text.index("adaptive_0_intra"))
+        self.assertIsNone(pa.qcd([]))
+        self.assertAlmostEqual(pa.qcd([1, 1, 3, 3]), 0.5)
+
+
 if __name__ == "__main__":
     unittest.main()
