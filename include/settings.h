@@ -88,6 +88,17 @@ struct setting {
         .name = NAME, .type = SETTING_CHOICE, .offset = offsetof(STRUCT, FIELD), .def_text = DEF,  \
         .names = NAMES, .doc = DOC                                                                 \
     }
+/* Rows of settings added after documents and sweeps exist, quiet_default (above). */
+#define SETTING_QUIET_NUMBER(STRUCT, TYPE, NAME, FIELD, DEF, LO, HI, DOC)                          \
+    {                                                                                              \
+        .name = NAME, .type = TYPE, .offset = offsetof(STRUCT, FIELD), .def = DEF, .min = LO,      \
+        .max = HI, .doc = DOC, .quiet_default = true                                               \
+    }
+#define SETTING_QUIET_CHOICE(STRUCT, NAME, FIELD, DEF, CHOICES, DOC)                               \
+    {                                                                                              \
+        .name = NAME, .type = SETTING_CHOICE, .offset = offsetof(STRUCT, FIELD), .def_text = DEF,  \
+        .choices = CHOICES, .doc = DOC, .quiet_default = true                                      \
+    }
 
 struct setting_issue;
 

@@ -38,16 +38,11 @@ static const char *const min_choice_names[] = {"hash", "occupancy", "auto", NULL
 static const struct setting routing_rows[] = {
     SETTING_PLUGIN_ROW(struct config_routing, "mechanism", mechanism, "min", routing_names,
                        "routing mechanism"),
-    {.name = "min_choice",
-     .type = SETTING_CHOICE,
-     .offset = offsetof(struct config_routing, min_choice),
-     .def_text = "auto",
-     .choices = min_choice_names,
-     .doc = "where several ports are minimal (Dragonfly+, cascade): hash = a hash of the packet "
-            "picks one; occupancy = the least occupied next VC, ties at random (MIN, and the "
-            "minimal legs of valiant and fpar; refused on the cascade); auto = occupancy on "
-            "dragonfly_plus, hash elsewhere",
-     .quiet_default = true},
+    SETTING_QUIET_CHOICE(struct config_routing, "min_choice", min_choice, "auto", min_choice_names,
+                         "where several ports are minimal (Dragonfly+, cascade): hash = a hash of "
+                         "the packet picks one; occupancy = the least occupied next VC, ties at "
+                         "random (MIN, and the minimal legs of valiant and fpar; refused on the "
+                         "cascade); auto = occupancy on dragonfly_plus, hash elsewhere"),
 };
 
 /* On the cascade a VC ladder entry "lk lk" carries a row hop then a column hop of one
@@ -68,8 +63,7 @@ static int routing_check(const struct sim_config *cfg, const void *params,
     return -1;
 }
 
-const struct setting_table routing_settings = {"routing", NULL, routing_rows, 2, 0,
-                                               routing_check};
+const struct setting_table routing_settings = {"routing", NULL, routing_rows, 2, 0, routing_check};
 
 int ladder_parse(struct vc_ladder *ladder, const char *text)
 {

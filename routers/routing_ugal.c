@@ -57,33 +57,17 @@ static const struct setting ugal_rows[] = {
     SETTING_CHOICE_ROW(
         struct ugal_params, "ugal_preset", preset, "none", ugal_preset_names,
         "Aries mode; not none: sets bias, bias mode and progressive (routers/README.md)"),
-    /* Added after the study's documents: left out of their echo and hash at its default. */
-    {.name = "ugal_intra_group",
-     .type = SETTING_BOOL,
-     .offset = offsetof(struct ugal_params, intra_group),
-     .def = 0,
-     .min = 0,
-     .max = 1,
-     .doc = "cascade: traffic inside a group also draws its nonminimal candidates, via a "
-            "random other router of the group (routers/README.md)",
-     .quiet_default = true},
-    {.name = "ugal_far_end",
-     .type = SETTING_CHOICE,
-     .offset = offsetof(struct ugal_params, far_end),
-     .def_text = "auto",
-     .choices = ugal_far_end_names,
-     .doc = "ugal: a path leaving the group at another router adds that router's global-port "
-            "occupancy as known here, late (credits), or not (none); auto = credits on the "
-            "cascade, none elsewhere (routers/README.md)",
-     .quiet_default = true},
-    {.name = "ugal_far_end_refresh",
-     .type = SETTING_INT,
-     .offset = offsetof(struct ugal_params, far_end_refresh),
-     .def = 0,
-     .min = 0,
-     .max = 1000000,
-     .doc = "cycles between the far-end values a router publishes (0: every cycle)",
-     .quiet_default = true},
+    /* Added after the study's documents: left out of their echo and hash at their default. */
+    SETTING_QUIET_NUMBER(struct ugal_params, SETTING_BOOL, "ugal_intra_group", intra_group, 0, 0, 1,
+                         "cascade: traffic inside a group also draws its nonminimal candidates, "
+                         "via a random other router of the group (routers/README.md)"),
+    SETTING_QUIET_CHOICE(struct ugal_params, "ugal_far_end", far_end, "auto", ugal_far_end_names,
+                         "ugal: a path leaving the group at another router adds that router's "
+                         "global-port occupancy as known here, late (credits), or not (none); "
+                         "auto = credits on the cascade, none elsewhere (routers/README.md)"),
+    SETTING_QUIET_NUMBER(struct ugal_params, SETTING_INT, "ugal_far_end_refresh", far_end_refresh,
+                         0, 0, 1000000,
+                         "cycles between the far-end values a router publishes (0: every cycle)"),
 };
 
 static const struct setting_table ugal_settings = {"routing",

@@ -162,11 +162,10 @@ static const struct result_field result_misrouted_fields[] = {
      .figure = {.name = "misrouted_local", .sweep_rank = 10}},
     {"nonminimal_decisions", RESULT_NUMBER, "", RESULT_NONMINIMAL_DECISIONS_MEANING,
      RESULT_AT(struct result, nonminimal_decisions), .absent_when = result_schema_no_decisions,
-     .absent_meaning = "unless routing.mechanism is ugal or ugal_g",
-     .figure = {.name = "nonminimal_decisions"}},
+     .absent_meaning = "unless routing.mechanism is ugal or ugal_g"},
     {"phantom", RESULT_NUMBER, "", RESULT_PHANTOM_MEANING, RESULT_AT(struct result, phantom),
      .absent_when = result_schema_no_decisions,
-     .absent_meaning = "unless routing.mechanism is ugal or ugal_g", .figure = {.name = "phantom"}},
+     .absent_meaning = "unless routing.mechanism is ugal or ugal_g"},
 };
 
 static const struct result_section result_misrouted_section = {

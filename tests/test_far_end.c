@@ -440,11 +440,7 @@ static void test_checked_at_saturation(void)
         struct sim_config cfg;
         struct sim *sim = far_end_sim(&cfg, true, ov, 6);
         CU_ASSERT_FATAL(sim->net.sensing.far_end);
-        sim->check_invariants = true;
-        enum sim_status status = sim_run(sim, NULL, NULL);
-        CU_ASSERT_EQUAL(status, SIM_OK);
-        if (status != SIM_OK)
-            fprintf(stderr, "\n  %s %s: %s\n", variants[i][0], variants[i][1], sim->net.message);
+        test_run_checked(sim, variants[i][0], variants[i][1]);
         CU_ASSERT(sim->stats.delivered > 100);
         CU_ASSERT(sim->stats.nonminimal_decisions > 0);
         sim_destroy(sim);

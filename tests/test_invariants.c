@@ -371,11 +371,7 @@ static void test_inv_every_routing(void)
                             "sim.measure_cycles=1500"};
         struct sim_config cfg;
         struct sim *sim = test_inv_sim(&cfg, ov, 7);
-        sim->check_invariants = true;
-        enum sim_status status = sim_run(sim, NULL, NULL);
-        CU_ASSERT_EQUAL(status, SIM_OK);
-        if (status != SIM_OK)
-            fprintf(stderr, "\n  %s %s: %s\n", variants[i][0], variants[i][1], sim->net.message);
+        test_run_checked(sim, variants[i][0], variants[i][1]);
         CU_ASSERT(sim->stats.delivered > 100);
         sim_destroy(sim);
     }

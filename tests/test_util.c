@@ -1,6 +1,7 @@
 /* test_util: helpers shared by the suites: configs from overrides, running commands. */
 #include "test_util.h"
 
+#include "sim.h"
 #include "topology.h"
 
 #include <CUnit/CUnit.h>
@@ -205,4 +206,14 @@ void test_grow_zeroed(void **items, uint32_t *len, uint32_t need, size_t size)
     memset(grown + (size_t)*len * size, 0, (size_t)(need - *len) * size);
     *items = grown;
     *len = need;
+}
+
+bool test_run_checked(struct sim *sim, const char *what, const char *detail)
+{
+    sim->check_invariants = true;
+    enum sim_status status = sim_run(sim, NULL, NULL);
+    CU_ASSERT_EQUAL(status, SIM_OK);
+    if (status != SIM_OK)
+        fprintf(stderr, "\n  %s %s: %s\n", what, detail, sim->net.message);
+    return status == SIM_OK;
 }

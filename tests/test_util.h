@@ -2,6 +2,7 @@
 #ifndef DFSIM_TEST_UTIL_H
 #define DFSIM_TEST_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -78,6 +79,12 @@ void test_write_text(const char *dir, const char *name, const char *text, char p
  * test stops (printing the message) if it does not load. */
 void test_load_config_text(const char *dir, const char *name, const char *text,
                            const char *const *ov, int n, struct sim_config *cfg);
+
+struct sim;
+/* Runs sim to its end with the invariant recount on every cycle (`dfsim run --check`); asserts
+ * it ended well, else prints `what` and `detail` with the network's message. Returns whether it
+ * ended well. */
+bool test_run_checked(struct sim *sim, const char *what, const char *detail);
 
 /* One named test of a suite. */
 struct test_case {

@@ -83,15 +83,9 @@ bool job_is_closed_loop(const struct config_job *job)
  * of the document's config and of the sweep hash (settings.h, quiet_default), so documents
  * and sweep points of configs that do not use them stay as they were. */
 #define JOB_QUIET_NUMBER(TYPE, NAME, FIELD, DEF, LO, HI, DOC)                                      \
-    {                                                                                              \
-        .name = NAME, .type = TYPE, .offset = offsetof(struct config_job, FIELD), .def = DEF,      \
-        .min = LO, .max = HI, .doc = DOC, .quiet_default = true                                    \
-    }
+    SETTING_QUIET_NUMBER(struct config_job, TYPE, NAME, FIELD, DEF, LO, HI, DOC)
 #define JOB_QUIET_CHOICE(NAME, FIELD, DEF, CHOICES, DOC)                                           \
-    {                                                                                              \
-        .name = NAME, .type = SETTING_CHOICE, .offset = offsetof(struct config_job, FIELD),        \
-        .def_text = DEF, .choices = CHOICES, .doc = DOC, .quiet_default = true                     \
-    }
+    SETTING_QUIET_CHOICE(struct config_job, NAME, FIELD, DEF, CHOICES, DOC)
 #define JOB_STRING(NAME, FIELD, DOC)                                                               \
     {                                                                                              \
         .name = NAME, .type = SETTING_STRING, .offset = offsetof(struct config_job, FIELD),        \
