@@ -81,8 +81,9 @@ def collect(paths, job="app"):
         for k in ("s", "L"):
             if nic.get(k) is not None:
                 cell[k].append(nic[k])
-        if j.get("misrouted_global") is not None:
-            cell["misrouted_global"].append(j["misrouted_global"])
+        routing = j.get("routing") or {}
+        if routing.get("misrouted_global") is not None:
+            cell["misrouted_global"].append(routing["misrouted_global"])
         decisions = j.get("misrouted") or {}
         if decisions.get("nonminimal_decisions") is not None:
             cell["nonminimal"].append(decisions["nonminimal_decisions"])

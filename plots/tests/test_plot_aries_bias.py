@@ -126,7 +126,7 @@ class FullTable(unittest.TestCase):
                   ("pingpong_intra-256B-production-adaptive_3_nofar", [150], 0.0, 0.0)]
         for i, (v, cycles, nonmin, phantom) in enumerate(points):
             app = {"name": "app", "finished": True, "iterations": {"job_cycles": cycles},
-                   "nic": {"s": 0.25 * (i + 1), "L": 300 + i}, "misrouted_global": 0.0,
+                   "nic": {"s": 0.25 * (i + 1), "L": 300 + i}, "routing": {"misrouted_global": 0.0},
                    "misrouted": {"nonminimal_decisions": nonmin, "phantom": phantom}}
             with open(os.path.join(d, "p%d.json" % i), "w") as f:
                 json.dump({"dfsim": {}, "sweep": {"variant": v}, "jobs": [app]}, f)
