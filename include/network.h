@@ -217,8 +217,7 @@ void network_sense_grant(struct network *net, int router, int port);
 /* Global port `port` of router r among the network's global ports (far-end histories). */
 static inline uint32_t network_global_port(const struct network *net, int router, int port)
 {
-    int first = topology_kind_of(&net->topo, router)->first[PORT_GLOBAL];
-    return net->global_port_base[router] + (uint32_t)(port - first);
+    return topology_global_port_index(&net->topo, net->global_port_base, router, port);
 }
 /* Fetches what an event at VC index idx of output (router, port) will touch of the sensed
  * state: a credit (`credit`), a fresh credit (`fresh`), or both (no effect on results). */

@@ -148,8 +148,7 @@ struct routing_env {
 /* The index of global port `port` of router r among the network's global ports. */
 static inline uint32_t routing_global_port(const struct routing_env *env, int r, int port)
 {
-    int first = topology_kind_of(env->topo, r)->first[PORT_GLOBAL];
-    return env->global_port_base[r] + (uint32_t)(port - first);
+    return topology_global_port_index(env->topo, env->global_port_base, r, port);
 }
 
 /* One decision: the router, the input the packet is at, and whether the decision read
@@ -293,6 +292,9 @@ struct routing_ops {
      * packet as soon as it becomes the head of its buffer, while its record is in the cache
      * (same decision, fewer cache misses). */
     bool pure;
+    /* true when it chooses between minimal and nonminimal candidates packet by packet: the
+     * result then counts its nonminimal and phantom decisions (misrouted.*). */
+    bool reports_decisions;
 };
 
 extern const struct routing_ops *const routing_registry[]; /* NULL-terminated */

@@ -150,6 +150,13 @@ static inline const struct router_kind *topology_kind_of(const struct topology *
 {
     return &t->kinds[t->n_kinds == 1 ? 0 : t->router_kind[r]];
 }
+/* Global port `port` of router r among the network's global ports, numbered router by router
+ * from `base` (base[r]: the index of r's first global port; the far-end histories'). */
+static inline uint32_t topology_global_port_index(const struct topology *t, const uint32_t *base,
+                                                  int r, int port)
+{
+    return base[r] + (uint32_t)(port - topology_kind_of(t, r)->first[PORT_GLOBAL]);
+}
 static inline int topology_group_of_router(const struct topology *t, int r)
 {
     return t->group_routers.d ? (int)fast_div_quotient(t->group_routers, (uint32_t)r)

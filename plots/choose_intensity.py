@@ -44,12 +44,7 @@ def slowdowns(paths, job, knob=None):
     """{intensity: ([slowdown, ...], capped)} over the documents under paths."""
     out = {}
     found = False
-    for path in dr.find_result_files(paths):
-        if os.path.basename(path) == "sweep.json":
-            continue
-        doc = dr.load_document(path)
-        if not isinstance(doc, dict) or "jobs" not in doc:
-            continue
+    for path, doc in dr.job_documents(paths):
         ref = [j for j in doc["jobs"] if j.get("name") == job]
         if not ref:
             continue

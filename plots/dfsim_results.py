@@ -285,6 +285,17 @@ def load_document(path):
             raise ResultError("%s: bad JSON: %s" % (path, e))
 
 
+def job_documents(paths):
+    """(path, document) for every result document under `paths` that has jobs (sweep.json and
+    other JSON skipped), in file order."""
+    for path in find_result_files(paths):
+        if os.path.basename(path) == "sweep.json":
+            continue
+        doc = load_document(path)
+        if isinstance(doc, dict) and "jobs" in doc:
+            yield path, doc
+
+
 def load_records(paths, saturation_steps=False):
     """Every result document under `paths`, as Records (sweep.json and non-results skipped;
     the steps of saturation searches too, unless saturation_steps)."""

@@ -59,12 +59,7 @@ def job_points(paths):
     jobs only), in file order."""
     points = {}
     found = False
-    for path in dr.find_result_files(paths):
-        if os.path.basename(path) == "sweep.json":
-            continue
-        doc = dr.load_document(path)
-        if not isinstance(doc, dict) or "jobs" not in doc:
-            continue
+    for _, doc in dr.job_documents(paths):
         found = True
         for job in doc["jobs"]:
             if job.get("kind") != "closed loop" or not job.get("finished"):

@@ -658,6 +658,7 @@ const struct routing_ops routing_ugal = {
     .init = ugal_init,
     .destroy = ugal_destroy,
     .route = ugal_route,
+    .reports_decisions = true,
 };
 
 /* ugal_g reads ugal's settings: the table is listed once, under ugal (routing.c). */
@@ -670,4 +671,5 @@ const struct routing_ops routing_ugal_g = {
     .init = ugal_init,
     .destroy = ugal_destroy,
     .route = ugal_g_route,
+    .reports_decisions = true,
 };

@@ -383,7 +383,7 @@ int sim_check_invariants(struct sim *sim)
  * result counts its nonminimal and phantom decisions. */
 static bool sim_counts_decisions(const struct sim *sim)
 {
-    return sim->net.routing == &routing_ugal || sim->net.routing == &routing_ugal_g;
+    return sim->net.routing->reports_decisions;
 }
 
 int sim_summarize(const struct sim *sim, struct result *res)

@@ -328,6 +328,18 @@ static void motif_rank_ready(struct motif_run *m, int32_t rank, uint64_t now)
     motif_queue_push(&m->ready, now, rank);
 }
 
+/* The rank computes for `cycles` (0: none), then is ready for its current step. */
+static void motif_rank_compute(struct motif_run *m, int32_t rank, uint64_t now, uint64_t cycles)
+{
+    if (cycles == 0) {
+        motif_rank_ready(m, rank, now);
+        return;
+    }
+    m->ranks[rank].state = MOTIF_COMPUTE;
+    uint64_t wake = now + cycles;
+    motif_heap_push(&m->computing, wake < now ? UINT64_MAX : wake, rank);
+}
+
 /* Step 0 of the rank's current iteration, after its compute phase (compute_cycles, plus the
  * intensity gap its last step left). */
 static void motif_rank_begin_iteration(struct motif_run *m, int32_t rank, uint64_t now)
@@ -338,13 +350,7 @@ static void motif_rank_begin_iteration(struct motif_run *m, int32_t rank, uint64
     if (compute < r->gap)
         compute = UINT64_MAX;
     r->gap = 0;
-    if (compute == 0) {
-        motif_rank_ready(m, rank, now);
-        return;
-    }
-    r->state = MOTIF_COMPUTE;
-    uint64_t wake = now + compute;
-    motif_heap_push(&m->computing, wake < now ? UINT64_MAX : wake, rank);
+    motif_rank_compute(m, rank, now, compute);
 }
 
 /* Intensity i < 1: the step just completed kept the rank's sends in its NIC for S cycles
@@ -367,14 +373,9 @@ static void motif_rank_intensity_gap(struct motif_run *m, struct motif_rank *r)
 static void motif_rank_next_step(struct motif_run *m, int32_t rank, uint64_t now)
 {
     struct motif_rank *r = &m->ranks[rank];
-    if (r->gap == 0) {
-        motif_rank_ready(m, rank, now);
-        return;
-    }
-    uint64_t wake = now + r->gap;
+    uint64_t gap = r->gap;
     r->gap = 0;
-    r->state = MOTIF_COMPUTE;
-    motif_heap_push(&m->computing, wake < now ? UINT64_MAX : wake, rank);
+    motif_rank_compute(m, rank, now, gap);
 }
 
 void motif_run_carry_gaps(struct motif_run *next, const struct motif_run *done)
