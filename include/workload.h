@@ -117,7 +117,6 @@ struct workload_selector {
 struct workload_stall {
     uint64_t ready, stalled, request, mode[2];
     uint32_t queued;
-    bool listed; /* in the workload's queued_nodes */
 };
 
 /* A node's NIC: its queues of messages (responses served first: a request held by the window
@@ -144,8 +143,10 @@ struct workload {
     struct throttle_node *throttle;     /* [nodes], the nodes of throttled jobs; NULL if none is */
     struct workload_selector *selector; /* [nodes] when some job is app_aware, else NULL */
     struct workload_stall *stall;       /* [nodes] */
-    int32_t *queued_nodes;              /* nodes with packets in their injection queues */
-    int n_queued_nodes;
+    /* Bit per node, set while it may have packets in its injection queues (cleared by the
+     * stall pass once it has none): that pass visits the nodes in order, routers' lines in
+     * turn, where a list in queueing order jumped around the network. */
+    uint64_t *queued_mask;
     bool has_closed;    /* some job is closed loop: the run ends when they are done */
     bool started;       /* the closed-loop jobs have started (after the warm-up) */
     int running_closed; /* closed-loop jobs without open_ended not yet done */

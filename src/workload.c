@@ -336,9 +336,9 @@ static int workload_init(struct workload *w, struct network *net, char *err, int
     w->nic = calloc((size_t)t->nodes, sizeof *w->nic);
     w->active_nics = malloc((size_t)t->nodes * sizeof *w->active_nics);
     w->stall = calloc((size_t)t->nodes, sizeof *w->stall);
-    w->queued_nodes = malloc((size_t)t->nodes * sizeof *w->queued_nodes);
+    w->queued_mask = calloc(((size_t)t->nodes + 63) / 64, sizeof *w->queued_mask);
     if (!w->node_job || !w->node_rank || !w->nic || !w->active_nics || !w->stall ||
-        !w->queued_nodes || packet_pool_use_tags(&net->pool) != 0) {
+        !w->queued_mask || packet_pool_use_tags(&net->pool) != 0) {
         snprintf(err, (size_t)err_len, "out of memory");
         return -1;
     }
@@ -384,7 +384,7 @@ void workload_destroy(struct workload *w)
     free(w->nic);
     free(w->active_nics);
     free(w->stall);
-    free(w->queued_nodes);
+    free(w->queued_mask);
     free(w->throttle);
     free(w->selector);
     free(w->messages);
@@ -408,10 +408,7 @@ static void workload_queued(struct workload *w, int32_t node)
 {
     struct workload_stall *s = &w->stall[node];
     s->queued++;
-    if (!s->listed) {
-        s->listed = true;
-        w->queued_nodes[w->n_queued_nodes++] = node;
-    }
+    w->queued_mask[node >> 6] |= 1ull << (node & 63);
 }
 
 static void workload_count_ready(struct workload *w, const struct network *net, int32_t node,
@@ -845,20 +842,20 @@ static void workload_node_injection_stalls(struct workload *w, const struct netw
 void workload_count_injection_stalls(struct workload *w, const struct network *net)
 {
     const struct topology *t = &net->topo;
-    int kept = 0;
-    for (int i = 0; i < w->n_queued_nodes; i++) {
-        int32_t node = w->queued_nodes[i];
-        if (!w->stall[node].queued) {
-            w->stall[node].listed = false;
-            continue;
+    int words = (t->nodes + 63) / 64;
+    for (int word = 0; word < words; word++) {
+        for (uint64_t bits = w->queued_mask[word]; bits; bits &= bits - 1) {
+            int32_t node = word * 64 + __builtin_ctzll(bits);
+            if (!w->stall[node].queued) {
+                w->queued_mask[word] &= ~(1ull << (node & 63));
+                continue;
+            }
+            int router = topology_router_of_node(t, node), port = topology_node_port(t, node);
+            if (network_port(net, router, port)->input_busy_until > net->cycle)
+                continue; /* moving a packet (taken this cycle or before): not stalled */
+            workload_node_injection_stalls(w, net, node, router, port);
         }
-        w->queued_nodes[kept++] = node;
-        int router = topology_router_of_node(t, node), port = topology_node_port(t, node);
-        if (network_port(net, router, port)->input_busy_until > net->cycle)
-            continue; /* moving a packet (taken this cycle or before): not stalled */
-        workload_node_injection_stalls(w, net, node, router, port);
     }
-    w->n_queued_nodes = kept;
 }
 
 uint64_t workload_next_activity(const struct workload *w, const struct network *net)
