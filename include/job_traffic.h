@@ -98,11 +98,13 @@ struct injection_ops {
     const char *const *keys; /* besides process and load (NULL: none) */
     /* Checks the params, precomputes, draws the per-rank phases from rng. 0 or -1 (err). */
     int (*init)(struct injection_process *ip, struct rng *rng, char *err, size_t err_len);
-    /* Whether rank creates a message in this cycle: O(1), at most one draw from rng. */
+    /* Whether rank creates a message in this cycle: O(1), at most one draw from rng. The
+     * process's definition, which the tests check `next` against; the cycle loop uses next. */
     bool (*fires)(const struct injection_process *ip, int32_t rank, uint64_t cycle,
                   struct rng *rng);
     /* The first cycle >= from in which rank creates a message (UINT64_MAX: never): the same
-     * process as asking fires every cycle, but skipping idle cycles in O(1). */
+     * process as asking fires every cycle, but skipping idle cycles in O(1). What the cycle
+     * loop uses (injection_calendar.h: a draw per message, model version 5). */
     uint64_t (*next)(const struct injection_process *ip, int32_t rank, uint64_t from,
                      struct rng *rng);
 };
@@ -115,6 +117,7 @@ struct injection_process {
     double mean_rate;   /* messages per cycle per rank it creates on average */
     double p;           /* probability of a message in a cycle (in an on cycle for on_off) */
     uint64_t threshold; /* p for rng_bernoulli */
+    struct rng_geometric gap; /* p for rng_geometric: the cycles (on cycles) between messages */
     uint32_t period;    /* periodic: the interval; on_off: on + off cycles */
     uint32_t *phase;    /* [nranks]: periodic: the cycle mod period a rank fires in; on_off:
                          * how far into its period a rank is at cycle 0 */

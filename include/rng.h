@@ -55,18 +55,16 @@ static inline int rng_bernoulli(struct rng *rng, uint64_t threshold)
     return rng_next(rng) < threshold;
 }
 
-/* Bernoulli trials for i = from, from + 1, ... < end, in that order, until one succeeds:
- * returns its i, or end when none does. The same draws as calling rng_bernoulli for each i
- * in turn, with the state in locals: a loop that calls out per success (a traffic source
- * per node) would otherwise keep it in memory for every trial. */
-static inline int rng_bernoulli_first(struct rng *rng, uint64_t threshold, int from, int end)
-{
-    struct rng local = *rng;
-    int i = from;
-    while (i < end && !rng_bernoulli(&local, threshold))
-        i++;
-    *rng = local;
-    return i;
-}
+/* A geometric law: the failures before the first success of Bernoulli trials of probability
+ * p, drawn at once (one draw per success instead of one per trial). */
+struct rng_geometric {
+    double p;     /* in [0, 1] */
+    double log_q; /* log(1 - p), for 0 < p < 1 */
+};
+
+struct rng_geometric rng_geometric_law(double p);
+/* The number of failures (0: the first trial succeeds), by inverting the law with one draw;
+ * UINT64_MAX when p = 0 or the number exceeds 2^62. p = 1 draws nothing. */
+uint64_t rng_geometric(struct rng *rng, struct rng_geometric law);
 
 #endif

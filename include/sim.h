@@ -22,7 +22,12 @@ struct sim {
     const struct sim_config *cfg; /* net.cfg: read once, immutable during the run */
     const struct pattern_ops *pattern;
     struct pattern_run pattern_run; /* what the network-wide pattern sees */
-    uint64_t generation_threshold;  /* Bernoulli probability as fixed point */
+    /* The sources: every node creates a packet with probability load / packet_size in every
+     * cycle. Over the trials in order (cycle by cycle, node by node) the gaps between packets
+     * are geometric, so a gap is drawn per packet (model version 5): next_source is the trial
+     * of the next packet, counted from node 0 of the current cycle (UINT64_MAX: never). */
+    struct rng_geometric source_gap;
+    uint64_t next_source;
     struct rng traffic_rng;
     uint64_t total_cycles;
     bool check_invariants;       /* verify the invariants every cycle (tests, --check) */

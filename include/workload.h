@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "injection_calendar.h"
 #include "job_plan.h"
 #include "latency_histogram.h"
 #include "link_rate.h"
@@ -63,6 +64,7 @@ struct workload_job {
     void *network_params;           /* those settings (owned) */
     struct injection_process process;
     bool has_process;
+    struct injection_calendar calendar; /* its ranks' next messages (when active) */
     /* closed loop */
     struct motif_run *motif;
     uint64_t start_cycle, end_cycle; /* end_cycle: 0 until done (never for an open-ended job) */

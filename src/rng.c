@@ -27,3 +27,20 @@ uint64_t rng_probability_threshold(double p)
     /* ldexp is exact; the product is below 2^64 because p < 1. */
     return (uint64_t)ldexp(p, 64);
 }
+
+struct rng_geometric rng_geometric_law(double p)
+{
+    p = p > 1.0 ? 1.0 : p > 0.0 ? p : 0.0;
+    return (struct rng_geometric){.p = p, .log_q = p > 0.0 && p < 1.0 ? log1p(-p) : 0.0};
+}
+
+uint64_t rng_geometric(struct rng *rng, struct rng_geometric law)
+{
+    if (law.p >= 1.0)
+        return 0;
+    if (law.p <= 0.0)
+        return UINT64_MAX;
+    double u = (double)((rng_next(rng) >> 11) + 1) * 0x1.0p-53; /* (0, 1] */
+    double failures = floor(log(u) / law.log_q);
+    return failures < 0x1.0p62 ? (uint64_t)failures : UINT64_MAX;
+}

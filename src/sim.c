@@ -66,8 +66,9 @@ struct sim *sim_create_isolated(const struct sim_config *cfg, int isolate, char 
     sim->pattern = pattern_registry[cfg->traffic.pattern];
     sim->pattern_run = (struct pattern_run){
         .topo = &sim->net.topo, .cfg = cfg, .params = settings_params(cfg, sim->pattern->settings)};
-    sim->generation_threshold = rng_probability_threshold(cfg->traffic.load / sim->net.packet_size);
+    sim->source_gap = rng_geometric_law(cfg->traffic.load / sim->net.packet_size);
     rng_seed(&sim->traffic_rng, (uint64_t)cfg->sim.seed, RNG_STREAM_TRAFFIC);
+    sim->next_source = cfg->n_jobs ? UINT64_MAX : rng_geometric(&sim->traffic_rng, sim->source_gap);
     if (sim_init_parts(sim, err, err_len)) {
         sim_destroy(sim);
         return NULL;
@@ -88,22 +89,25 @@ void sim_destroy(struct sim *sim)
     free(sim);
 }
 
-/* Phase 1: Bernoulli sources. */
+/* trial + 1 + gap, saturating at UINT64_MAX (never). */
+static uint64_t sim_trial_after(uint64_t trial, uint64_t gap)
+{
+    return gap >= UINT64_MAX - trial - 1 ? UINT64_MAX : trial + 1 + gap;
+}
+
+/* Phase 1: the sources (sim.h, next_source): the packets of this cycle's trials, each
+ * followed by the draw of the gap to the next. */
 static void sim_generate(struct sim *sim)
 {
     struct network *net = &sim->net;
-    uint64_t threshold = sim->generation_threshold;
-    int nodes = net->topo.nodes;
-    /* A local copy of the stream (sim may alias it); rng_bernoulli_first keeps it in registers
-     * between successes. */
+    uint64_t nodes = (uint64_t)net->topo.nodes, trial = sim->next_source;
+    /* A local copy of the stream (sim may alias it). */
     struct rng rng = sim->traffic_rng;
-    for (int n = rng_bernoulli_first(&rng, threshold, 0, nodes); n < nodes;
-         n = rng_bernoulli_first(&rng, threshold, n + 1, nodes)) {
-        network_inject(net, (uint32_t)n,
-                       sim->pattern->destination(&sim->pattern_run, (uint32_t)n, &rng));
-        if (net->status != SIM_OK)
-            break;
-    }
+    for (; trial < nodes && net->status == SIM_OK;
+         trial = sim_trial_after(trial, rng_geometric(&rng, sim->source_gap)))
+        network_inject(net, (uint32_t)trial,
+                       sim->pattern->destination(&sim->pattern_run, (uint32_t)trial, &rng));
+    sim->next_source = trial == UINT64_MAX ? trial : trial - (trial < nodes ? trial : nodes);
     sim->traffic_rng = rng;
 }
 
@@ -434,23 +438,36 @@ static struct progress_view sim_progress_view(const struct sim *sim)
     };
 }
 
+/* The first cycle from now on in which the sources or the jobs act (UINT64_MAX: never). */
+static uint64_t sim_next_activity(const struct sim *sim)
+{
+    const struct network *net = &sim->net;
+    if (sim->workload)
+        return workload_next_activity(sim->workload, net);
+    if (sim->next_source == UINT64_MAX)
+        return UINT64_MAX;
+    return net->cycle + sim->next_source / (uint64_t)net->topo.nodes;
+}
+
 /* Idle time costs nothing: with no packet, credit or delivery anywhere in the network and the
- * jobs and NICs silent until their next activity (closed-loop jobs computing), the cycles up
- * to it would change no state, count nothing and draw no random number, so the clock jumps
- * there, leaving what those cycles would have left (the watchdog's last quiet cycle, the
- * window flag). Never without jobs (the Bernoulli sources draw every cycle) nor with a
- * routing that acts every cycle (piggyback's on_cycle). */
+ * sources, jobs and NICs silent until their next activity (a low load's next packet, closed-loop
+ * jobs computing), the cycles up to it would change no state, count nothing and draw no random
+ * number, so the clock jumps there, leaving what those cycles would have left (the watchdog's
+ * last quiet cycle, the window flag, the sources' next trial). Never with a routing that acts
+ * every cycle (piggyback's on_cycle). */
 static void sim_skip_idle(struct sim *sim)
 {
     struct network *net = &sim->net;
-    if (!sim->workload || net->in_network || net->wheel.pending || net->routing->on_cycle ||
-        net->status != SIM_OK || workload_finished(sim->workload))
+    if (net->in_network || net->wheel.pending || net->routing->on_cycle ||
+        net->status != SIM_OK || (sim->workload && workload_finished(sim->workload)))
         return;
-    uint64_t next = workload_next_activity(sim->workload, net);
+    uint64_t next = sim_next_activity(sim);
     if (next > sim->total_cycles)
         next = sim->total_cycles;
     if (next <= net->cycle)
         return;
+    if (!sim->workload && sim->next_source != UINT64_MAX)
+        sim->next_source -= (next - net->cycle) * (uint64_t)net->topo.nodes;
     net->cycle = next;
     net->last_progress_cycle = next - 1;
     net->measuring = next - 1 >= (uint64_t)sim->cfg->sim.warmup_cycles;

@@ -204,6 +204,18 @@ static void workload_network_free(struct workload_job *jb)
     jb->network_params = NULL;
 }
 
+/* Each sending rank's first message, drawn in rank order from the job's stream. */
+static int workload_open_loop_calendar(struct workload_job *jb)
+{
+    if (injection_calendar_init(&jb->calendar, jb->nranks) != 0)
+        return -1;
+    for (int32_t r = 0; r < jb->nranks; r++)
+        if (!jb->has_rank_pattern || rank_pattern_sends(&jb->pattern, r))
+            injection_calendar_add(&jb->calendar, r,
+                                   injection_process_next(&jb->process, r, 0, &jb->rng));
+    return 0;
+}
+
 static int workload_open_loop(struct workload *w, struct network *net, struct workload_job *jb,
                               int j, char *err, int err_len)
 {
@@ -226,6 +238,10 @@ static int workload_open_loop(struct workload *w, struct network *net, struct wo
                                &jb->rng, why, sizeof why) != 0)
         goto fail;
     jb->has_process = true;
+    if (jb->active && workload_open_loop_calendar(jb) != 0) {
+        snprintf(why, sizeof why, "out of memory");
+        goto fail;
+    }
     jb->message_packets =
         job->message_bytes > 0 ? job_message_packets(net->cfg, (uint64_t)job->message_bytes) : 0;
     return 0;
@@ -374,6 +390,7 @@ void workload_destroy(struct workload *w)
             rank_pattern_destroy(&jb->pattern);
         if (jb->has_process)
             injection_process_destroy(&jb->process);
+        injection_calendar_free(&jb->calendar);
         motif_run_destroy(jb->motif);
         latency_histogram_free(&jb->stats.packet_latency);
         latency_histogram_free(&jb->stats.message_latency);
@@ -450,48 +467,53 @@ static void workload_count_stalled(struct workload *w, const struct network *net
     }
 }
 
-/* An open-loop job's ranks create what their process fires: a message into the NIC, or a
- * single packet straight into the injection queue (refused when it is full, as the
- * network-wide traffic). */
+/* Rank r of an open-loop job creates a message: into the NIC, or a single packet straight
+ * into the injection queue (refused when it is full, as the network-wide traffic). */
+static void workload_open_loop_fire(struct workload *w, struct network *net, int j, int32_t r)
+{
+    struct workload_job *jb = &w->jobs[j];
+    int32_t dst;
+    if (jb->network_pattern)
+        dst = (int32_t)jb->network_pattern->destination(&jb->network_run,
+                                                        (uint32_t)jb->rank_node[r], &jb->rng);
+    else
+        dst = rank_pattern_destination(&jb->pattern, r, &jb->rng);
+    if (jb->message_packets) {
+        workload_send(w, net, j, r, dst, jb->message_packets, (uint64_t)jb->cfg->message_bytes, 0);
+        return;
+    }
+    uint32_t packet;
+    int rc = network_inject_packet(net, (uint32_t)jb->rank_node[r], (uint32_t)jb->rank_node[dst],
+                                   &packet);
+    if (rc == 0) {
+        network_packet(net, packet)->mode = (uint8_t)jb->cfg->ugal_preset;
+        workload_queued(w, jb->rank_node[r]);
+    }
+    jb->in_network += rc == 0;
+    if (!net->measuring)
+        return;
+    uint64_t phits = (uint64_t)net->packet_size;
+    jb->stats.offered_phits += phits;
+    if (rc == 0) {
+        jb->stats.generated++;
+        jb->stats.generated_phits += phits;
+    } else {
+        jb->stats.refused++;
+        jb->stats.refused_phits += phits;
+    }
+}
+
+/* The ranks of an open-loop job whose process fires this cycle, in rank order, each drawing
+ * the cycle of its next message after its destination (injection_calendar.h). */
 static void workload_open_loop_cycle(struct workload *w, struct network *net, int j)
 {
     struct workload_job *jb = &w->jobs[j];
     uint64_t now = net->cycle;
-    for (int32_t r = 0; r < jb->nranks && net->status == SIM_OK; r++) {
-        if (jb->has_rank_pattern && !rank_pattern_sends(&jb->pattern, r))
-            continue;
-        if (!injection_process_fires(&jb->process, r, now, &jb->rng))
-            continue;
-        int32_t dst;
-        if (jb->network_pattern)
-            dst = (int32_t)jb->network_pattern->destination(&jb->network_run,
-                                                            (uint32_t)jb->rank_node[r], &jb->rng);
-        else
-            dst = rank_pattern_destination(&jb->pattern, r, &jb->rng);
-        if (jb->message_packets) {
-            workload_send(w, net, j, r, dst, jb->message_packets, (uint64_t)jb->cfg->message_bytes,
-                          0);
-            continue;
-        }
-        uint32_t packet;
-        int rc = network_inject_packet(net, (uint32_t)jb->rank_node[r],
-                                       (uint32_t)jb->rank_node[dst], &packet);
-        if (rc == 0) {
-            network_packet(net, packet)->mode = (uint8_t)jb->cfg->ugal_preset;
-            workload_queued(w, jb->rank_node[r]);
-        }
-        jb->in_network += rc == 0;
-        if (!net->measuring)
-            continue;
-        uint64_t phits = (uint64_t)net->packet_size;
-        jb->stats.offered_phits += phits;
-        if (rc == 0) {
-            jb->stats.generated++;
-            jb->stats.generated_phits += phits;
-        } else {
-            jb->stats.refused++;
-            jb->stats.refused_phits += phits;
-        }
+    while (injection_calendar_next(&jb->calendar) <= now && net->status == SIM_OK) {
+        int32_t r = injection_calendar_top(&jb->calendar);
+        workload_open_loop_fire(w, net, j, r);
+        injection_calendar_reschedule_top(
+            &jb->calendar, injection_process_next(&jb->process, r, now + 1, &jb->rng));
     }
 }
 
@@ -867,8 +889,11 @@ uint64_t workload_next_activity(const struct workload *w, const struct network *
         const struct workload_job *jb = &w->jobs[j];
         if (!jb->active || jb->end_cycle)
             continue;
-        if (!jb->closed)
-            return now;
+        if (!jb->closed) {
+            uint64_t fires = injection_calendar_next(&jb->calendar);
+            next = fires < next ? fires : next;
+            continue;
+        }
         uint64_t wake = w->started ? motif_run_next_wake(jb->motif)
                                    : (uint64_t)net->cfg->sim.warmup_cycles; /* they start then */
         next = wake < next ? wake : next;

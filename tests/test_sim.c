@@ -295,37 +295,135 @@ static void test_output_head_never_waits_for_credits(void)
     sim_destroy(sim);
 }
 
-/* The Bernoulli sources scan nodes with rng_bernoulli_first: it must find the successes that
- * one rng_bernoulli per node finds, and leave the stream where those draws leave it. */
-static void test_bernoulli_first(void)
+/* rng_geometric is the law of the failures before a success of probability p: over 200,000
+ * draws its mean is (1 - p) / p and P(0) = p, each within five standard errors; p = 1 and
+ * p = 0 (and what is clamped to them) draw nothing. */
+static void test_geometric_law(void)
 {
-    const double probabilities[] = {0.0, 0.05, 0.5, 1.0};
+    const double probabilities[] = {0.02, 0.3, 0.9};
+    enum { DRAWS = 200000 };
     for (size_t i = 0; i < sizeof probabilities / sizeof probabilities[0]; i++) {
-        uint64_t threshold = rng_probability_threshold(probabilities[i]);
-        struct rng scan, each;
-        rng_seed(&scan, 7, 1);
-        each = scan;
-        enum { NODES = 1000 };
-        int successes = 0;
-        /* Several cycles of NODES trials, as sim_generate runs them. */
-        for (int cycle = 0; cycle < 20; cycle++) {
-            int expected = 0;
-            for (int n = rng_bernoulli_first(&scan, threshold, 0, NODES); n < NODES;
-                 n = rng_bernoulli_first(&scan, threshold, n + 1, NODES)) {
-                for (; expected < n; expected++)
-                    CU_ASSERT_FALSE_FATAL(rng_bernoulli(&each, threshold));
-                CU_ASSERT_TRUE_FATAL(rng_bernoulli(&each, threshold));
-                expected++;
-                successes++;
-            }
-            for (; expected < NODES; expected++)
-                CU_ASSERT_FALSE_FATAL(rng_bernoulli(&each, threshold));
-            CU_ASSERT_EQUAL_FATAL(memcmp(&scan, &each, sizeof scan), 0);
+        double p = probabilities[i];
+        struct rng rng;
+        rng_seed(&rng, 11, i);
+        struct rng_geometric law = rng_geometric_law(p);
+        double sum = 0;
+        long zeros = 0;
+        for (int k = 0; k < DRAWS; k++) {
+            uint64_t x = rng_geometric(&rng, law);
+            sum += (double)x;
+            zeros += x == 0;
         }
-        /* The probability is honoured: none, all, or about p of 20,000 trials. */
-        double rate = successes / (20.0 * NODES);
-        CU_ASSERT_DOUBLE_EQUAL(rate, probabilities[i], 0.02);
+        double mean = (1 - p) / p, sd_mean = sqrt((1 - p) / (p * p) / DRAWS);
+        CU_ASSERT(fabs(sum / DRAWS - mean) < 5 * sd_mean);
+        CU_ASSERT(fabs((double)zeros / DRAWS - p) < 5 * sqrt(p * (1 - p) / DRAWS));
     }
+    struct rng rng, before;
+    rng_seed(&rng, 3, 0);
+    before = rng;
+    CU_ASSERT_EQUAL(rng_geometric(&rng, rng_geometric_law(1.0)), 0);
+    CU_ASSERT_EQUAL(rng_geometric(&rng, rng_geometric_law(1.5)), 0);
+    CU_ASSERT_EQUAL(rng_geometric(&rng, rng_geometric_law(0.0)), UINT64_MAX);
+    CU_ASSERT_EQUAL(rng_geometric(&rng, rng_geometric_law(-1.0)), UINT64_MAX);
+    CU_ASSERT_EQUAL(memcmp(&rng, &before, sizeof rng), 0);
+}
+
+/* The sources draw a gap per packet over the trials cycle by cycle, node by node: the same
+ * law as one Bernoulli trial per node-cycle. Over 20,000 cycles of the 72 nodes of SMALL at
+ * p = 0.1 / 8, every router's packets (two nodes) and their total are binomial, each within
+ * five standard deviations, and so are the packets at p = 1 / 8; at p = 1 (1-phit packets at
+ * load 1) every node makes one packet every cycle. */
+static void test_sources_are_bernoulli(void)
+{
+    const char *ov[] = {SMALL, "traffic.load=0.1", "sim.warmup_cycles=0",
+                        "sim.measure_cycles=20000"};
+    struct run run;
+    run_config(&run, ov, (int)(sizeof ov / sizeof ov[0]));
+    const struct network *net = &run.sim->net;
+    double p = 0.1 / 8, trials = 20000.0 * net->topo.nodes;
+    CU_ASSERT_EQUAL(net->counts.refused, 0);
+    CU_ASSERT(fabs((double)net->counts.generated - trials * p) < 5 * sqrt(trials * p * (1 - p)));
+    double per_router = trials / net->topo.routers;
+    for (int r = 0; r < net->topo.routers; r++) {
+        /* Injected: generated less the few still in the injection queues at the end. */
+        double count = (double)net->counts.router_injected[r];
+        CU_ASSERT(fabs(count - per_router * p) < 5 * sqrt(per_router * p * (1 - p)) + 4);
+    }
+    run_free(&run);
+    /* At p = 1 / 8 (load 1) an error in the gap (one trial too few between packets would
+     * make 1 / 7) stands far out of the binomial's spread: packets created or refused. */
+    const char *high[] = {SMALL, "traffic.load=1", "sim.warmup_cycles=0",
+                          "sim.measure_cycles=5000"};
+    run_config(&run, high, (int)(sizeof high / sizeof high[0]));
+    net = &run.sim->net;
+    p = 1.0 / 8;
+    trials = 5000.0 * net->topo.nodes;
+    double made = (double)(net->counts.generated + net->counts.refused);
+    CU_ASSERT(fabs(made - trials * p) < 5 * sqrt(trials * p * (1 - p)));
+    run_free(&run);
+    const char *full[] = {SMALL, "traffic.packet_size=1", "traffic.load=1",
+                          "sim.warmup_cycles=0", "sim.measure_cycles=10"};
+    run_config(&run, full, (int)(sizeof full / sizeof full[0]));
+    net = &run.sim->net;
+    CU_ASSERT_EQUAL(net->counts.generated + net->counts.refused, 10u * (uint64_t)net->topo.nodes);
+    run_free(&run);
+}
+
+/* The document of a run: by sim_run, which jumps over the cycles in which an empty network
+ * waits for the sources' next packet, or stepped cycle by cycle (caller frees). */
+static char *sources_document(const char *const *ov, int n, bool stepped)
+{
+    struct sim_config cfg;
+    char err[256];
+    test_config(&cfg, ov, n);
+    struct sim *sim = sim_create(&cfg, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    if (!stepped) {
+        CU_ASSERT_EQUAL(sim_run(sim, NULL, NULL), SIM_OK);
+    } else {
+        while (sim->net.cycle < sim->total_cycles && sim_step(sim) == SIM_OK)
+            ;
+    }
+    struct result res;
+    memset(&res, 0, sizeof res);
+    CU_ASSERT_EQUAL_FATAL(sim_summarize(sim, &res), 0);
+    char *doc = result_json_render(&cfg, &res, false);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    result_free(&res);
+    sim_destroy(sim);
+    return doc;
+}
+
+/* At a low load the network is often empty: jumping to the sources' next packet changes
+ * nothing (the same document as stepping every cycle), with a routing that senses credits
+ * too; at load 0 the run jumps to its end. */
+static void test_sources_idle_skip_changes_nothing(void)
+{
+    const char *ugal[] = {SMALL, "traffic.load=0.002", "sim.warmup_cycles=3000",
+                          "sim.measure_cycles=20000", "routing.mechanism=ugal"};
+    const char *min[] = {SMALL, "traffic.load=0.0005", "sim.warmup_cycles=3000",
+                         "sim.measure_cycles=20000"};
+    const char *const *ovs[] = {ugal, min};
+    const int ns[] = {5, 4};
+    for (int i = 0; i < 2; i++) {
+        char *jumped = sources_document(ovs[i], ns[i], false);
+        char *stepped = sources_document(ovs[i], ns[i], true);
+        CU_ASSERT_STRING_EQUAL(jumped, stepped);
+        CU_ASSERT_PTR_NOT_NULL(strstr(jumped, "\"delivered\""));
+        free(jumped);
+        free(stepped);
+    }
+    const char *silent[] = {SMALL, "traffic.load=0", "sim.warmup_cycles=100",
+                            "sim.measure_cycles=1000000000"};
+    struct sim_config cfg;
+    char err[256];
+    test_config(&cfg, silent, 4);
+    struct sim *sim = sim_create(&cfg, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(sim_run(sim, NULL, NULL), SIM_OK);
+    CU_ASSERT_EQUAL(sim->net.cycle, sim->total_cycles);
+    CU_ASSERT_EQUAL(sim->net.counts.total_generated, 0);
+    sim_destroy(sim);
 }
 
 int test_sim_register(void)
@@ -333,8 +431,11 @@ int test_sim_register(void)
     CU_pSuite s = CU_add_suite("sim", NULL, NULL);
     if (!s)
         return -1;
-    CU_add_test(s, "Bernoulli sources: rng_bernoulli_first draws as one trial per node",
-                test_bernoulli_first);
+    CU_add_test(s, "rng_geometric: mean, P(0), p = 0 and 1 draw nothing", test_geometric_law);
+    CU_add_test(s, "sources: a gap per packet, binomial per router and in all",
+                test_sources_are_bernoulli);
+    CU_add_test(s, "sources: jumping over empty cycles changes nothing",
+                test_sources_idle_skip_changes_nothing);
     CU_add_test(s, "conservation and credits every cycle, UN 0.9", test_conservation_uniform);
     CU_add_test(s, "conservation and credits every cycle, ADV+1 0.5",
                 test_conservation_adversarial);

@@ -46,6 +46,19 @@ jobs_dfplus_small|conf/jobs/dfplus_interference_small.cfg|$DFP_V1 jobs.app.proce
 jobs_dfplus_small_oq|conf/jobs/dfplus_interference_small.cfg|jobs.app.process=periodic jobs.app.interval_cycles=100
 jobs_throttling_small_aimd|conf/jobs/throttling_small.cfg|jobs.app.throttle=aimd jobs.a2a.throttle=static jobs.a2a.throttle_rate=0.3 jobs.inc.throttle=aimd
 "
+# REFCHECK_LIST=1: print the points as "name|config|--set K=V ..." and run nothing (what
+# tools/seed_spread.py reads).
+if [ "${REFCHECK_LIST:-0}" = 1 ]; then
+    echo "$POINTS" | while IFS='|' read -r name config settings; do
+        [ -n "$name" ] || continue
+        sets=
+        for kv in $COMMON $settings; do
+            sets="$sets --set $kv"
+        done
+        echo "$name|$config|$sets"
+    done
+    exit 0
+fi
 DFSIM=${DFSIM:-./dfsim}
 PYTHON=${PYTHON:-/usr/bin/python3}
 REF=tests/reference

@@ -59,19 +59,6 @@ static int injection_draw_phases(struct injection_process *ip, struct rng *rng, 
     return 0;
 }
 
-/* How many cycles of probability p pass before the one that succeeds (0: the first one), drawn
- * by inverting the geometric distribution: the same law as one Bernoulli draw per cycle. */
-static uint64_t injection_geometric(double p, struct rng *rng)
-{
-    if (p >= 1.0)
-        return 0;
-    if (p <= 0.0)
-        return UINT64_MAX;
-    double u = (double)((rng_next(rng) >> 11) + 1) * 0x1.0p-53; /* (0, 1] */
-    double failures = floor(log(u) / log1p(-p));
-    return failures < 0x1.0p62 ? (uint64_t)failures : UINT64_MAX;
-}
-
 /* from + gap, or UINT64_MAX when it does not fit. */
 static uint64_t injection_after(uint64_t from, uint64_t gap)
 {
@@ -87,6 +74,7 @@ static int bernoulli_init(struct injection_process *ip, struct rng *rng, char *e
     (void)err_len;
     ip->p = ip->mean_rate = ip->params.rate;
     ip->threshold = rng_probability_threshold(ip->p);
+    ip->gap = rng_geometric_law(ip->p);
     return 0;
 }
 
@@ -102,7 +90,7 @@ static uint64_t bernoulli_next(const struct injection_process *ip, int32_t rank,
                                struct rng *rng)
 {
     (void)rank;
-    return injection_after(from, injection_geometric(ip->p, rng));
+    return injection_after(from, rng_geometric(rng, ip->gap));
 }
 
 const struct injection_ops injection_bernoulli = {
@@ -187,6 +175,7 @@ static int on_off_init(struct injection_process *ip, struct rng *rng, char *err,
     }
     ip->mean_rate = p->rate;
     ip->threshold = rng_probability_threshold(ip->p);
+    ip->gap = rng_geometric_law(ip->p);
     return injection_draw_phases(ip, rng, err, err_len);
 }
 
@@ -211,7 +200,7 @@ static uint64_t on_off_next(const struct injection_process *ip, int32_t rank, ui
     uint64_t pos = on_off_position(ip, rank, from);
     uint64_t start = pos < on ? from : injection_after(from, ip->period - pos);
     uint64_t left = pos < on ? on - pos : on; /* on cycles left in this period */
-    uint64_t skip = injection_geometric(ip->p, rng);
+    uint64_t skip = rng_geometric(rng, ip->gap);
     if (skip < left)
         return injection_after(start, skip);
     if (skip == UINT64_MAX)
