@@ -141,6 +141,8 @@ static int router_input_request(struct allocation *al, int in, uint64_t outputs_
     if (!candidates)
         return -1;
     int vc = net->arbiter->pick(candidates, ps->input_pointer, age);
+    /* Its packet is written if the request wins: fetch it while the other inputs request. */
+    __builtin_prefetch(network_packet(net, ring_front(&rings[vc])), 1);
     al->requesting_inputs |= 1ull << in;
     al->choice[in] = choice[vc];
     al->vc[in] = (uint8_t)vc;
