@@ -285,7 +285,10 @@ static void sim_allocate(struct network *net)
 {
     uint32_t now = (uint32_t)net->cycle;
     const struct router_state *rs = net->routers;
-    int routers = net->topo.routers, stages = sim_prefetch_stages(net);
+    /* An adaptive routing reads its ready heads' packets every cycle they wait: fetch them
+     * ahead whatever the network's size. */
+    int routers = net->topo.routers,
+        stages = net->routing->pure ? sim_prefetch_stages(net) : 2;
     struct router_inputs scan[SCAN_RING];
     for (int r = 0; r < PREFETCH_STAGE1_AHEAD && r < routers; r++)
         if (allocate_due(&rs[r], now))
