@@ -396,16 +396,23 @@ static char *sources_document(const char *const *ov, int n, bool stepped)
 
 /* At a low load the network is often empty: jumping to the sources' next packet changes
  * nothing (the same document as stepping every cycle), with a routing that senses credits
- * too; at load 0 the run jumps to its end. */
+ * and one that reads the far end's history too; at load 0 the run jumps to its end. */
 static void test_sources_idle_skip_changes_nothing(void)
 {
     const char *ugal[] = {SMALL, "traffic.load=0.002", "sim.warmup_cycles=3000",
                           "sim.measure_cycles=20000", "routing.mechanism=ugal"};
     const char *min[] = {SMALL, "traffic.load=0.0005", "sim.warmup_cycles=3000",
                          "sim.measure_cycles=20000"};
-    const char *const *ovs[] = {ugal, min};
-    const int ns[] = {5, 4};
-    for (int i = 0; i < 2; i++) {
+    /* The cascade's ugal reads the far end's occupancy history, sampled every 16 cycles. */
+    const char *cascade[] = {"topology.kind=cascade", "topology.p=2", "topology.h=2",
+                             "topology.rows=2", "topology.cols=4", "topology.row_links=1",
+                             "topology.col_links=2", "topology.cascade_groups=5",
+                             "routing.mechanism=ugal", "routing.ugal_far_end_refresh=16",
+                             "traffic.load=0.002", "sim.warmup_cycles=3000",
+                             "sim.measure_cycles=20000"};
+    const char *const *ovs[] = {ugal, min, cascade};
+    const int ns[] = {5, 4, 13};
+    for (int i = 0; i < 3; i++) {
         char *jumped = sources_document(ovs[i], ns[i], false);
         char *stepped = sources_document(ovs[i], ns[i], true);
         CU_ASSERT_STRING_EQUAL(jumped, stepped);
