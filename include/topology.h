@@ -96,9 +96,11 @@ struct topology {
      * are uniform (group_routers set, topology_set_uniform). NULL: the queries ask the ops. */
     const uint8_t *inline_min_port;
     int inline_local_first;
-    /* Optional: min_hops without a call, [r * routers + target] = local | global << 4 (0 for
+    /* Optional: min_hops without a call, [target * routers + r] = local | global << 4 (0 for
      * r == target), set (and owned) by a kind whose min_hops is dear: FPAR asks it for every
-     * candidate port of every decision. NULL: the queries ask the ops. */
+     * candidate port of every decision. Target-major: one decision's candidates (the far
+     * routers of its ports, towards one destination) share a row. NULL: the queries ask the
+     * ops. */
     const uint8_t *hops_table;
     /* Optional: set by a kind whose routers all have the same number of nodes and whose
      * groups all have the same number of routers (the canonical dragonfly); the node ->
@@ -254,7 +256,7 @@ static inline void topology_min_hops(const struct topology *t, int r, int target
                                      int *global)
 {
     if (t->hops_table) {
-        uint8_t hops = t->hops_table[(size_t)r * (size_t)t->routers + (size_t)target];
+        uint8_t hops = t->hops_table[(size_t)target * (size_t)t->routers + (size_t)r];
         *local = hops & 15;
         *global = hops >> 4;
         return;

@@ -207,10 +207,11 @@ struct dragonfly_plus {
      * residue r (bit k: port leaves + k), group_spines[r] the spines that have one. */
     uint64_t *spine_ports;
     uint64_t *group_spines;
-    /* The oracle's answers for every pair of routers, [r * routers + target], when they fit
-     * in DRAGONFLY_PLUS_TABLE_BYTES (else computed per query): FPAR asks the hops of every
-     * candidate's far router at every decision. min_hops packs local | global << 4 (it is
-     * the topology's hops_table). */
+    /* The oracle's answers for every pair of routers when they fit in
+     * DRAGONFLY_PLUS_TABLE_BYTES (else computed per query): min_ports[r * routers + target];
+     * min_hops[target * routers + r] (FPAR asks the hops of every candidate's far router
+     * towards one target at every decision) packs local | global << 4 (it is the topology's
+     * hops_table). */
     uint64_t *min_ports;
     uint8_t *min_hops;
 };
@@ -457,7 +458,7 @@ static int dragonfly_plus_oracle_tables(struct topology *t, struct dragonfly_plu
             if (r != target)
                 dragonfly_plus_route(t, r, target, &route);
             ports[(size_t)r * routers + (size_t)target] = route.ports;
-            hops[(size_t)r * routers + (size_t)target] = (uint8_t)(route.local | route.global << 4);
+            hops[(size_t)target * routers + (size_t)r] = (uint8_t)(route.local | route.global << 4);
         }
     df->min_ports = ports;
     df->min_hops = hops;
