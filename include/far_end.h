@@ -61,8 +61,10 @@ static inline int32_t far_end_value(const struct far_end *h, uint32_t port, int6
     return ring[(sample > last ? last : sample) & h->mask];
 }
 
-/* Fetches the line far_end_value(h, port, cycle) will read (no effect on results). */
-static inline void far_end_prefetch(const struct far_end *h, uint32_t port, int64_t cycle)
+/* Fetches the line far_end_value(h, port, cycle) will read (no effect on results). Always
+ * inlined: GCC takes a function that only prefetches for a pure one and drops its calls. */
+static inline __attribute__((always_inline)) void far_end_prefetch(const struct far_end *h,
+                                                                   uint32_t port, int64_t cycle)
 {
     uint32_t sample = cycle < 0 ? 0 : h->step == 1 ? (uint32_t)cycle : (uint32_t)(cycle / h->step);
     __builtin_prefetch(&h->values[(uint64_t)port * (h->mask + 1) + (sample & h->mask)]);

@@ -220,9 +220,12 @@ static inline uint32_t network_global_port(const struct network *net, int router
     return topology_global_port_index(&net->topo, net->global_port_base, router, port);
 }
 /* Fetches what an event at VC index idx of output (router, port) will touch of the sensed
- * state: a credit (`credit`), a fresh credit (`fresh`), or both (no effect on results). */
-static inline void network_prefetch_sensed(const struct network *net, int router, int port, int idx,
-                                           bool credit, bool fresh)
+ * state: a credit (`credit`), a fresh credit (`fresh`), or both (no effect on results).
+ * Always inlined, as every helper that only prefetches (far_end.h). */
+static inline __attribute__((always_inline)) void network_prefetch_sensed(const struct network *net,
+                                                                          int router, int port,
+                                                                          int idx, bool credit,
+                                                                          bool fresh)
 {
     if (net->credits_ahead)
         __builtin_prefetch(&net->credits_ahead[idx], 1);

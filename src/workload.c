@@ -865,7 +865,22 @@ void workload_count_injection_stalls(struct workload *w, const struct network *n
 {
     const struct topology *t = &net->topo;
     int words = (t->nodes + 63) / 64;
+    uint32_t now = (uint32_t)net->cycle;
     for (int word = 0; word < words; word++) {
+        /* First the head packets these 64 nodes' pass will read (their tails), so that
+         * their misses overlap. Speed only. In line: GCC takes a function that only
+         * prefetches for a pure one and drops its calls. */
+        for (uint64_t bits = w->queued_mask[word]; bits; bits &= bits - 1) {
+            int32_t node = word * 64 + __builtin_ctzll(bits);
+            int router = topology_router_of_node(t, node), port = topology_node_port(t, node);
+            if (!w->stall[node].queued || network_port(net, router, port)->input_busy_until > now)
+                continue;
+            const struct packet_ring *rings =
+                &net->input_vc[network_vc_index(net, router, port, 0)];
+            for (int vc = 0; vc < net->vcs_injection; vc++)
+                if (rings[vc].count && rings[vc].head_ready <= now)
+                    __builtin_prefetch(network_packet(net, ring_front(&rings[vc])));
+        }
         for (uint64_t bits = w->queued_mask[word]; bits; bits &= bits - 1) {
             int32_t node = word * 64 + __builtin_ctzll(bits);
             if (!w->stall[node].queued) {
