@@ -369,29 +369,13 @@ static void test_sources_are_bernoulli(void)
     run_free(&run);
 }
 
-/* The document of a run: by sim_run, which jumps over the cycles in which an empty network
+/* The document of a run by sim_run, which jumps over the cycles in which an empty network
  * waits for the sources' next packet, or stepped cycle by cycle (caller frees). */
 static char *sources_document(const char *const *ov, int n, bool stepped)
 {
     struct sim_config cfg;
-    char err[256];
     test_config(&cfg, ov, n);
-    struct sim *sim = sim_create(&cfg, err, sizeof err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    if (!stepped) {
-        CU_ASSERT_EQUAL(sim_run(sim, NULL, NULL), SIM_OK);
-    } else {
-        while (sim->net.cycle < sim->total_cycles && sim_step(sim) == SIM_OK)
-            ;
-    }
-    struct result res;
-    memset(&res, 0, sizeof res);
-    CU_ASSERT_EQUAL_FATAL(sim_summarize(sim, &res), 0);
-    char *doc = result_json_render(&cfg, &res, false);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-    result_free(&res);
-    sim_destroy(sim);
-    return doc;
+    return test_run_document(&cfg, stepped);
 }
 
 /* At a low load the network is often empty: jumping to the sources' next packet changes

@@ -1,7 +1,9 @@
 /* test_util: helpers shared by the suites: configs from overrides, running commands. */
 #include "test_util.h"
 
+#include "result_json.h"
 #include "sim.h"
+#include "workload.h"
 #include "topology.h"
 
 #include <CUnit/CUnit.h>
@@ -20,6 +22,31 @@ void test_config(struct sim_config *cfg, const char *const *overrides, int n)
     if (!CU_get_current_test())
         abort(); /* outside a test there is no way to fail softly */
     CU_FAIL_FATAL("test_config: invalid overrides (message above)");
+}
+
+char *test_run_document(const struct sim_config *cfg, bool stepped)
+{
+    char err[256];
+    struct sim *sim = sim_create(cfg, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    if (!stepped) {
+        CU_ASSERT_EQUAL(sim_run(sim, NULL, NULL), SIM_OK);
+    } else {
+        struct workload *w = sim->workload;
+        while (sim->net.cycle < sim->total_cycles && sim_step(sim) == SIM_OK &&
+               !(w && workload_finished(w)))
+            ;
+        sim->capped = w && w->has_closed && !workload_finished(w) &&
+                      sim->net.cycle >= sim->total_cycles;
+    }
+    struct result res;
+    memset(&res, 0, sizeof res);
+    CU_ASSERT_EQUAL_FATAL(sim_summarize(sim, &res), 0);
+    char *doc = result_json_render(cfg, &res, false);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    result_free(&res);
+    sim_destroy(sim);
+    return doc;
 }
 
 void test_dragonfly(struct topology *t, int p, int a, int h, int arrangement)

@@ -40,6 +40,10 @@ int test_layers_register(void);
 /* A config with defaults and the given overrides ("topology.h=2", ...) applied in order,
  * validated; aborts the test run on error. */
 void test_config(struct sim_config *cfg, const char *const *overrides, int n);
+/* The result document (caller frees) of a run of cfg: by sim_run, which jumps over idle
+ * cycles, or stepped cycle by cycle as sim_run did before it jumped (stopping, as it does,
+ * when the closed-loop jobs are done, and saying whether they were capped). */
+char *test_run_document(const struct sim_config *cfg, bool stepped);
 
 struct topology;
 /* A canonical dragonfly (p, a, h) with an arrangement (enum topology_arrangement), built

@@ -554,27 +554,8 @@ static void test_idle_network_is_not_deadlocked(void)
 static char *workload_document(const char *text, const char *const *ov, int n, bool stepped)
 {
     struct sim_config cfg;
-    char err[256];
     workload_config(&cfg, text, ov, n);
-    struct sim *sim = sim_create(&cfg, err, sizeof err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    if (!stepped) {
-        CU_ASSERT_EQUAL(sim_run(sim, NULL, NULL), SIM_OK);
-    } else {
-        while (sim->net.cycle < sim->total_cycles && sim_step(sim) == SIM_OK &&
-               !workload_finished(sim->workload))
-            ;
-        sim->capped = sim->workload->has_closed && !workload_finished(sim->workload) &&
-                      sim->net.cycle >= sim->total_cycles;
-    }
-    struct result res;
-    memset(&res, 0, sizeof res);
-    CU_ASSERT_EQUAL_FATAL(sim_summarize(sim, &res), 0);
-    char *doc = result_json_render(&cfg, &res, false);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-    result_free(&res);
-    sim_destroy(sim);
-    return doc;
+    return test_run_document(&cfg, stepped);
 }
 
 /* Jumping over idle cycles (jobs computing, nothing in the network) changes nothing: the same
