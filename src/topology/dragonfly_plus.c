@@ -403,7 +403,14 @@ static void dragonfly_plus_route(const struct topology *t, int r, int target,
 static uint64_t dragonfly_plus_min_ports(const struct topology *t, int r, int target)
 {
     const struct dragonfly_plus *df = t->private;
-    if (df->min_ports)
+    if (r == target)
+        return 0;
+    /* Towards a leaf (every node's router: all but the intermediate targets) the answer
+     * comes from the per-group tables in a few operations, faster than the pair table,
+     * which outgrows the L2 cache (1.5 MB on 432 routers) and cost a tenth of FPAR's time
+     * in cache misses. */
+    bool target_leaf = target - t->group_first_router[t->router_group[target]] < df->leaves;
+    if (df->min_ports && !target_leaf)
         return df->min_ports[(size_t)r * (size_t)t->routers + (size_t)target];
     struct dragonfly_plus_route route;
     dragonfly_plus_route(t, r, target, &route);
