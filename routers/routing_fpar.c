@@ -111,9 +111,11 @@ static bool fpar_uncongested(const struct fpar_candidate *c, int threshold)
     return 100 * c->occupancy <= (int64_t)threshold * c->capacity;
 }
 
-/* The legal ports with their ladder entry, rank and score. */
+/* The ports of `ports` the ladder allows, with their ladder entry, rank and score. Unranked,
+ * every candidate gets rank 1 and no hop count is looked up (for minimal ports only: they
+ * all share the shortest rank). */
 static void fpar_candidates(struct route_ctx *ctx, const struct packet *pk, int dst,
-                            uint64_t minimal, struct fpar_candidates *out)
+                            uint64_t ports, bool ranked, struct fpar_candidates *out)
 {
     const struct topology *t = ctx->env->topo;
     const struct vc_ladder *ladder = ctx->env->ladder;
@@ -125,13 +127,14 @@ static void fpar_candidates(struct route_ctx *ctx, const struct packet *pk, int 
     for (int cls = 0; cls < PORT_CLASSES; cls++)
         entries[cls] = ladder_next(ladder, pk->ladder_pos, (enum port_class)cls);
     uint32_t ranks = 0;
-    for (uint64_t m = fpar_legal_ports(ctx, pk, dst, minimal); m; m &= m - 1) {
+    for (uint64_t m = ports; m; m &= m - 1) {
         int port = __builtin_ctzll(m);
         int entry = entries[ctx->kind->port_class[port]];
         if (entry < 0)
             continue;
-        int local, global, vc = ladder->vc[entry];
-        topology_min_hops(t, topology_peer_router(peer[port]), dst, &local, &global);
+        int local = 0, global = 0, vc = ladder->vc[entry];
+        if (ranked)
+            topology_min_hops(t, topology_peer_router(peer[port]), dst, &local, &global);
         int rank = 1 + local + global;
         if (rank >= FPAR_RANKS)
             rank = FPAR_RANKS - 1;
@@ -228,7 +231,14 @@ static int fpar_route(struct route_ctx *ctx, const struct packet *pk, struct rou
         return routing_minimal_choice(ctx, pk, -1, out);
     struct fpar_candidates cs;
     uint64_t minimal = topology_min_ports(t, ctx->router, dst);
-    fpar_candidates(ctx, pk, dst, minimal, &cs);
+    uint64_t legal = fpar_legal_ports(ctx, pk, dst, minimal);
+    /* The minimal ports have the shortest rank (their far ends are one hop closer; every
+     * other port's far end is not): when one of them is at most T occupied, the choice is
+     * among them alone, and the longer paths need not be ranked or scored. Same draws,
+     * same choice, as ranking every legal port. */
+    fpar_candidates(ctx, pk, dst, legal & minimal, false, &cs);
+    if (cs.n == 0 || !cs.uncongested[1])
+        fpar_candidates(ctx, pk, dst, legal, true, &cs);
     if (cs.n == 0)
         return -1; /* off the ladder: the router reports it as a broken invariant */
     const struct fpar_candidate *pick = &cs.c[fpar_choose(ctx, &cs)];
