@@ -7,6 +7,11 @@
 # separated by spaces, applied with --set after COMMON. targets (optional) are any of
 # rcps>=N (router-cycles per second), wall<=S (seconds), mem<=M (peak MiB).
 # un_min_0.4_h16 (262,656 nodes) takes about 17 minutes a run: BENCH_REPEAT=1 to run it once.
+# The targets are issue 29's, set when this VM ran the same binaries about twice as fast as it
+# has since (un_min_0.4: 7.3 s then, 15-18 s for the same build later): they are absolute, so
+# a slow day shows MISS where a fast one would not. aries_a2a_bg's is half the time of the
+# build before that issue's work (about 34 s here); jobs_halves_0.4's, the un_min_0.4 figure
+# of the same run, is not expressible as a fixed number and is left to the reader.
 # aries_a2a_bg is closed loop: it runs until its alltoall is done (COMMON's measure_cycles do
 # not apply), its warm-up that of the config.
 COMMON="sim.warmup_cycles=10000 sim.measure_cycles=15000"
@@ -16,19 +21,19 @@ H8="topology.p=8 topology.a=16 topology.h=8"
 H10="topology.p=10 topology.a=20 topology.h=10"
 H16="topology.p=16 topology.a=32 topology.h=16"
 BENCHMARKS="
-un_min_0.4|$H6|traffic.pattern=uniform traffic.load=0.4|rcps>=2000000 mem<=64
+un_min_0.4|$H6|traffic.pattern=uniform traffic.load=0.4|rcps>=6000000 mem<=64
 advc_min_0.4|$H6|traffic.pattern=adversarial_consecutive traffic.load=0.4|
-advc_it_mm_0.4|$H6|traffic.pattern=adversarial_consecutive traffic.load=0.4 routing.mechanism=in_transit routing.global_policy=mm|rcps>=1000000
-advc_pb_rrg_0.4|$H6|traffic.pattern=adversarial_consecutive traffic.load=0.4 routing.mechanism=piggyback routing.global_policy=rrg|rcps>=1000000
-un_min_0.4_h10|$H6|$H10 traffic.pattern=uniform traffic.load=0.4|wall<=120 mem<=1024
+advc_it_mm_0.4|$H6|traffic.pattern=adversarial_consecutive traffic.load=0.4 routing.mechanism=in_transit routing.global_policy=mm|rcps>=3000000
+advc_pb_rrg_0.4|$H6|traffic.pattern=adversarial_consecutive traffic.load=0.4 routing.mechanism=piggyback routing.global_policy=rrg|rcps>=2400000
+un_min_0.4_h10|$H6|$H10 traffic.pattern=uniform traffic.load=0.4|wall<=45 mem<=1024
 un_min_0.1|$H6|traffic.pattern=uniform traffic.load=0.1|
 un_min_0.8|$H6|traffic.pattern=uniform traffic.load=0.8|
 un_min_0.4_h3|$H6|$H3 traffic.pattern=uniform traffic.load=0.4|
 un_min_0.4_h8|$H6|$H8 traffic.pattern=uniform traffic.load=0.4|
 jobs_halves_0.4|conf/jobs/halves.cfg||
-dfplus_un_fpar_0.4|conf/dragonfly_plus_3456.cfg|traffic.pattern=uniform traffic.load=0.4 routing.mechanism=fpar|
+dfplus_un_fpar_0.4|conf/dragonfly_plus_3456.cfg|traffic.pattern=uniform traffic.load=0.4 routing.mechanism=fpar|rcps>=3500000
 un_min_0.4_h16|$H6|$H16 traffic.pattern=uniform traffic.load=0.4|wall<=300 mem<=1024
-aries_a2a_bg|conf/jobs/aries_alltoall.cfg|sim.warmup_cycles=2000|
+aries_a2a_bg|conf/jobs/aries_alltoall.cfg|sim.warmup_cycles=2000|wall<=17
 "
 # `make bench BENCH=name1,name2` runs only those; BENCH_REPEAT=N (3) runs of each benchmark
 # that has targets, the fastest reported (wall time on a shared machine varies by +-20 %).
