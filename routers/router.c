@@ -24,8 +24,9 @@ struct allocation {
     uint32_t wake;                                  /* earliest cycle a waiting head may go */
     uint64_t requesting_inputs;                     /* inputs that made a request */
     uint64_t outputs_requested;                     /* outputs with at least one request */
-    uint64_t requests[TOPOLOGY_MAX_RADIX];          /* per output: input ports requesting it */
-    struct route_choice choice[TOPOLOGY_MAX_RADIX]; /* per input: its chosen request */
+    uint64_t requests[TOPOLOGY_MAX_RADIX]; /* per output: input ports requesting it */
+    /* Per input: its chosen request, the decision in the route cache (router_route_head). */
+    const struct route_choice *choice[TOPOLOGY_MAX_RADIX];
     uint8_t vc[TOPOLOGY_MAX_RADIX];                 /* per input: the VC the input arbiter chose */
     uint32_t age[TOPOLOGY_MAX_RADIX];               /* per input: generation cycle of that packet */
 };
@@ -71,34 +72,35 @@ static uint32_t router_output_blocked(const struct allocation *al, uint64_t outp
 /* The routing decision for the head of input (in, vc), kept in the route cache: a reusable
  * one for as long as the packet is the head, an adaptive one for the cycle (route
  * computation precedes allocation: every iteration of the allocator sees the same
- * decision, taken on the state at the start of the cycle). */
-static int router_route_head(struct allocation *al, int in, int vc, struct packet_ring *ring,
-                             struct route_choice *ch)
+ * decision, taken on the state at the start of the cycle). Returns the cached decision, or
+ * NULL (no route: the run stops). The mechanism writes it in place and the allocator reads
+ * its fields there: a copy of the whole record right after the mechanism wrote it field by
+ * field would wait for those stores to reach the cache (a wide load is not forwarded from
+ * narrower stores), which was a tenth of the allocator's time under adaptive routings. */
+static const struct route_choice *router_route_head(struct allocation *al, int in, int vc,
+                                                    struct packet_ring *ring)
 {
     struct network *net = al->net;
     struct port_state *ps = &al->ports[in];
     struct route_choice *cached = &net->route_cache[(size_t)(ring - net->input_vc)];
-    if (((ps->routed_vc_mask >> vc) & 1) && (cached->reusable || cached->cycle == al->now)) {
-        *ch = *cached;
-        return 0;
-    }
+    if (((ps->routed_vc_mask >> vc) & 1) && (cached->reusable || cached->cycle == al->now))
+        return cached;
     const struct packet *pk = network_packet(net, ring_front(ring));
     if (!al->route_ready) {
         network_route_ctx(net, al->router, &al->route);
         al->route_ready = true;
     }
-    if (network_decide(net, &al->route, in, pk, ch)) {
+    if (network_decide(net, &al->route, in, pk, cached)) {
         net->status = SIM_INVARIANT;
         snprintf(net->message, sizeof net->message,
                  "cycle %u: router %d port %d vc %d: packet %u (%u->%u) has no route on the VC "
                  "ladder (ladder position %d)",
                  al->now, al->router, in, vc, pk->id, pk->src, pk->dst, pk->ladder_pos);
-        return -1;
+        return NULL;
     }
-    ch->cycle = al->now;
-    *cached = *ch;
+    cached->cycle = al->now;
     ps->routed_vc_mask |= (uint16_t)(1u << vc);
-    return 0;
+    return cached;
 }
 
 /* Input arbiter of one input port: among the VCs whose head packet is ready and requests an
@@ -108,7 +110,7 @@ static int router_input_request(struct allocation *al, int in, uint64_t outputs_
     struct network *net = al->net;
     struct port_state *ps = &al->ports[in];
     struct packet_ring *rings = &al->rings[al->layout->port_vc_offset[in]];
-    struct route_choice choice[16];
+    const struct route_choice *choice[16];
     uint32_t age[16];
     uint64_t candidates = 0;
     uint32_t next_ready = UINT32_MAX; /* the port's earliest head: its input_next */
@@ -122,12 +124,13 @@ static int router_input_request(struct allocation *al, int in, uint64_t outputs_
                 al->wake = ring->head_ready;
             continue;
         }
-        if (router_route_head(al, in, vc, ring, &choice[vc]))
+        choice[vc] = router_route_head(al, in, vc, ring);
+        if (!choice[vc])
             continue;
-        uint32_t blocked = router_output_blocked(al, outputs_taken, &choice[vc]);
+        uint32_t blocked = router_output_blocked(al, outputs_taken, choice[vc]);
         if (blocked) {
             /* An adaptive decision may change next cycle: ask again then. */
-            if (!choice[vc].reusable)
+            if (!choice[vc]->reusable)
                 blocked = al->now + 1;
             if (blocked < al->wake)
                 al->wake = blocked;
@@ -244,9 +247,12 @@ static void router_commit_hop(const struct allocation *al, struct packet *pk,
     pk->vc = (uint8_t)ch->vc;
 }
 
-/* Moves the granted packet from input (in, vc) to the output buffer of ch->out_port. */
-static void router_grant(const struct allocation *al, int in, int vc, const struct route_choice *ch)
+/* Moves the granted packet from input (in, vc) to the output buffer of the decision's port. */
+static void router_grant(const struct allocation *al, int in, int vc,
+                         const struct route_choice *decision)
 {
+    /* A copy: routing the next head early overwrites the cached decision. */
+    const struct route_choice choice = *decision, *ch = &choice;
     struct network *net = al->net;
     int router = al->router;
     uint64_t now = al->now;
@@ -351,7 +357,7 @@ void router_allocate(struct network *net, int router, struct router_inputs scan)
             if (router_input_request(&al, in, outputs_taken) < 0)
                 continue;
             requested_now |= 1ull << in;
-            int out = al.choice[in].out_port;
+            int out = al.choice[in]->out_port;
             if (!((al.outputs_requested >> out) & 1)) {
                 al.outputs_requested |= 1ull << out;
                 al.requests[out] = 0;
@@ -367,7 +373,7 @@ void router_allocate(struct network *net, int router, struct router_inputs scan)
                                          al.age, net->cfg->router.transit_priority,
                                          al.layout->transit_port_mask);
             int vc = al.vc[in];
-            router_grant(&al, in, vc, &al.choice[in]);
+            router_grant(&al, in, vc, al.choice[in]);
             ps_out->output_pointer = (uint8_t)(in + 1 == al.layout->kind->radix ? 0 : in + 1);
             al.ports[in].input_pointer = (uint8_t)(vc + 1 == al.layout->port_vcs[in] ? 0 : vc + 1);
             inputs_taken |= 1ull << in;
