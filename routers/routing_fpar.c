@@ -111,11 +111,18 @@ static bool fpar_uncongested(const struct fpar_candidate *c, int threshold)
     return 100 * c->occupancy <= (int64_t)threshold * c->capacity;
 }
 
-/* The ports of `ports` the ladder allows, with their ladder entry, rank and score. Unranked,
- * every candidate gets rank 1 and no hop count is looked up (for minimal ports only: they
- * all share the shortest rank). */
+/* Which candidates fpar_candidates lists, and how it ranks them. */
+enum fpar_listing {
+    FPAR_UNRANKED,      /* all, rank 1, no hop count looked up: for minimal ports, which all
+                         * share the shortest rank */
+    FPAR_RANKED,        /* all, ranked */
+    FPAR_UNCONGESTED,   /* only those at most T occupied, ranked */
+};
+
+/* The ports of `ports` the ladder allows, with their ladder entry, rank and score. */
 static void fpar_candidates(struct route_ctx *ctx, const struct packet *pk, int dst,
-                            uint64_t ports, bool ranked, struct fpar_candidates *out)
+                            uint64_t ports, enum fpar_listing listing,
+                            struct fpar_candidates *out)
 {
     const struct topology *t = ctx->env->topo;
     const struct vc_ladder *ladder = ctx->env->ladder;
@@ -133,23 +140,26 @@ static void fpar_candidates(struct route_ctx *ctx, const struct packet *pk, int 
         if (entry < 0)
             continue;
         int local = 0, global = 0, vc = ladder->vc[entry];
-        if (ranked)
+        struct fpar_candidate *c = &out->c[n];
+        c->occupancy = view_occupancy(view, port, vc);
+        c->capacity = view->capacity[port];
+        bool uncongested = fpar_uncongested(c, threshold);
+        if (listing == FPAR_UNCONGESTED && !uncongested)
+            continue;
+        if (listing != FPAR_UNRANKED)
             topology_min_hops(t, topology_peer_router(peer[port]), dst, &local, &global);
         int rank = 1 + local + global;
         if (rank >= FPAR_RANKS)
             rank = FPAR_RANKS - 1;
-        struct fpar_candidate *c = &out->c[n];
         c->port = port;
         c->vc = vc;
         c->entry = entry;
         c->rank = rank;
-        c->occupancy = view_occupancy(view, port, vc);
-        c->capacity = view->capacity[port];
         if (!((ranks >> rank) & 1)) {
             ranks |= 1u << rank;
             out->uncongested[rank] = 0;
         }
-        if (fpar_uncongested(c, threshold))
+        if (uncongested)
             out->uncongested[rank] |= 1ull << n;
         n++;
     }
@@ -234,14 +244,27 @@ static int fpar_route(struct route_ctx *ctx, const struct packet *pk, struct rou
     uint64_t legal = fpar_legal_ports(ctx, pk, dst, minimal);
     /* The minimal ports have the shortest rank (their far ends are one hop closer; every
      * other port's far end is not): when one of them is at most T occupied, the choice is
-     * among them alone, and the longer paths need not be ranked or scored. Same draws,
-     * same choice, as ranking every legal port. */
-    fpar_candidates(ctx, pk, dst, legal & minimal, false, &cs);
-    if (cs.n == 0 || !cs.uncongested[1])
-        fpar_candidates(ctx, pk, dst, legal, true, &cs);
-    if (cs.n == 0)
-        return -1; /* off the ladder: the router reports it as a broken invariant */
-    const struct fpar_candidate *pick = &cs.c[fpar_choose(ctx, &cs)];
+     * among them alone, and the longer paths need not be ranked or scored. Else only the
+     * longer paths' ports at most T occupied can be chosen, or failing those the least
+     * occupied minimal one. Same draws, same choice, as ranking every legal port. */
+    fpar_candidates(ctx, pk, dst, legal & minimal, FPAR_UNRANKED, &cs);
+    const struct fpar_candidate *pick;
+    if (cs.n > 0 && !cs.uncongested[1]) {
+        struct fpar_candidates longer;
+        fpar_candidates(ctx, pk, dst, legal & ~minimal, FPAR_UNCONGESTED, &longer);
+        if (longer.n) { /* the shortest of them, at random (min_choice is for minimal ones) */
+            uint64_t set = longer.uncongested[__builtin_ctz(longer.ranks)];
+            pick = &longer.c[fpar_random(ctx, set, __builtin_popcountll(set))];
+        } else {
+            pick = &cs.c[fpar_choose(ctx, &cs)];
+        }
+    } else {
+        if (cs.n == 0) /* no minimal port on the ladder: rank them all */
+            fpar_candidates(ctx, pk, dst, legal, FPAR_RANKED, &cs);
+        if (cs.n == 0)
+            return -1; /* off the ladder: the router reports it as a broken invariant */
+        pick = &cs.c[fpar_choose(ctx, &cs)];
+    }
     if ((minimal >> pick->port) & 1)
         ctx->dst_min_port = pick->port; /* the router need not ask the topology again */
     out->out_port = pick->port;
