@@ -239,7 +239,7 @@ static int fpar_route(struct route_ctx *ctx, const struct packet *pk, struct rou
     int dst = topology_router_of_node(t, (int)pk->dst);
     if (ctx->router == dst)
         return routing_minimal_choice(ctx, pk, -1, out);
-    struct fpar_candidates cs;
+    struct fpar_candidates cs, longer; /* `pick` points into one of them */
     uint64_t minimal = topology_min_ports(t, ctx->router, dst);
     uint64_t legal = fpar_legal_ports(ctx, pk, dst, minimal);
     /* The minimal ports have the shortest rank (their far ends are one hop closer; every
@@ -250,7 +250,6 @@ static int fpar_route(struct route_ctx *ctx, const struct packet *pk, struct rou
     fpar_candidates(ctx, pk, dst, legal & minimal, FPAR_UNRANKED, &cs);
     const struct fpar_candidate *pick;
     if (cs.n > 0 && !cs.uncongested[1]) {
-        struct fpar_candidates longer;
         fpar_candidates(ctx, pk, dst, legal & ~minimal, FPAR_UNCONGESTED, &longer);
         if (longer.n) { /* the shortest of them, at random (min_choice is for minimal ones) */
             uint64_t set = longer.uncongested[__builtin_ctz(longer.ranks)];
