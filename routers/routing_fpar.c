@@ -111,10 +111,13 @@ static bool fpar_uncongested(const struct fpar_candidate *c, int threshold)
     return 100 * c->occupancy <= (int64_t)threshold * c->capacity;
 }
 
+/* The rank FPAR_UNRANKED gives every candidate. */
+#define FPAR_SAME_RANK 1
+
 /* Which candidates fpar_candidates lists, and how it ranks them. */
 enum fpar_listing {
-    FPAR_UNRANKED,      /* all, rank 1, no hop count looked up: for minimal ports, which all
-                         * share the shortest rank */
+    FPAR_UNRANKED,      /* all, FPAR_SAME_RANK, no hop count looked up: for minimal ports,
+                         * which all share the shortest rank */
     FPAR_RANKED,        /* all, ranked */
     FPAR_UNCONGESTED,   /* only those at most T occupied, ranked */
 };
@@ -139,18 +142,19 @@ static void fpar_candidates(struct route_ctx *ctx, const struct packet *pk, int 
         int entry = entries[ctx->kind->port_class[port]];
         if (entry < 0)
             continue;
-        int local = 0, global = 0, vc = ladder->vc[entry];
+        int vc = ladder->vc[entry];
         struct fpar_candidate *c = &out->c[n];
         c->occupancy = view_occupancy(view, port, vc);
         c->capacity = view->capacity[port];
         bool uncongested = fpar_uncongested(c, threshold);
         if (listing == FPAR_UNCONGESTED && !uncongested)
             continue;
-        if (listing != FPAR_UNRANKED)
+        int rank = FPAR_SAME_RANK;
+        if (listing != FPAR_UNRANKED) {
+            int local, global;
             topology_min_hops(t, topology_peer_router(peer[port]), dst, &local, &global);
-        int rank = 1 + local + global;
-        if (rank >= FPAR_RANKS)
-            rank = FPAR_RANKS - 1;
+            rank = 1 + local + global < FPAR_RANKS ? 1 + local + global : FPAR_RANKS - 1;
+        }
         c->port = port;
         c->vc = vc;
         c->entry = entry;
@@ -249,7 +253,7 @@ static int fpar_route(struct route_ctx *ctx, const struct packet *pk, struct rou
      * occupied minimal one. Same draws, same choice, as ranking every legal port. */
     fpar_candidates(ctx, pk, dst, legal & minimal, FPAR_UNRANKED, &cs);
     const struct fpar_candidate *pick;
-    if (cs.n > 0 && !cs.uncongested[1]) {
+    if (cs.n > 0 && !cs.uncongested[FPAR_SAME_RANK]) {
         fpar_candidates(ctx, pk, dst, legal & ~minimal, FPAR_UNCONGESTED, &longer);
         if (longer.n) { /* the shortest of them, at random (min_choice is for minimal ones) */
             uint64_t set = longer.uncongested[__builtin_ctz(longer.ranks)];
