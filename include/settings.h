@@ -239,6 +239,37 @@ const char *const *settings_choices(const struct setting *row);
 void settings_names_text(const struct setting *row, char *buf, size_t len);
 int settings_choice_index(const struct setting *row, const char *name);
 
+/* The literature's names for values (conf/GLOSSARY.md), accepted by config files and --set
+ * wherever a CHOICE setting offers the value an alias stands for; the config keeps the dfsim
+ * value (documents and sweep hashes never see an alias). An alias may also set a second
+ * setting of the same group: "VAL-any" is valiant with valiant_target = "router"; an alias
+ * whose second value is NULL takes a number, written after it: "ADV+2" is adversarial with
+ * offset = 2. */
+struct setting_alias {
+    const char *alias;      /* as the literature writes it, matched ignoring case: "ADVc" */
+    const char *value;      /* the dfsim value it stands for: "adversarial_consecutive" */
+    const char *also;       /* NULL, or the setting of the same group it sets too: "offset" */
+    const char *also_value; /* that setting's value; NULL: the number written after the alias */
+};
+
+/* NULL-terminated (alias NULL). */
+extern const struct setting_alias setting_aliases[];
+
+/* Where a CHOICE setting's value was found by settings_choice_lookup. */
+struct setting_choice_match {
+    int index;                         /* among settings_choices(row); -1: none */
+    const struct setting_alias *alias; /* NULL: the value itself (in any case) */
+    long number;                       /* an alias that takes a number: the number */
+};
+
+/* The index of `name` among the row's values: the value exactly, or ignoring case, or an alias
+ * of one of them. Returns the index, or -1 (match->index -1) if none. */
+int settings_choice_lookup(const struct setting *row, const char *name,
+                           struct setting_choice_match *match);
+/* The aliases of the row's values, ", "-separated ("UN, ADV, ADV+i, ADVc"; "" if none);
+ * with_also false leaves out those that set a second setting. */
+void settings_aliases_text(const struct setting *row, bool with_also, char *buf, size_t len);
+
 /* The README's settings table (Markdown), one row per setting. Returns a malloc'd text. */
 char *settings_markdown(void);
 

@@ -555,20 +555,29 @@ static int config_store_double(const struct config_target *t, const struct confi
     return 0;
 }
 
+/* A value a CHOICE setting does not offer: the values, and the literature's names it accepts. */
+static int config_unknown_choice(const struct config_target *t, const char *name, char *problem,
+                                 size_t len)
+{
+    char list[256], aliases[160];
+    settings_names_text(t->ref.row, list, sizeof list);
+    settings_aliases_text(t->ref.row, true, aliases, sizeof aliases);
+    snprintf(problem, len, "%s: unknown value '%.64s' (expected one of: %s", t->key, name, list);
+    if (aliases[0])
+        config_append(problem, len, "; or the shorthand %s", aliases);
+    config_append(problem, len, ")");
+    return -1;
+}
+
 static int config_store_choice(const struct config_target *t, const struct config_value *v,
                                char *field, char *problem, size_t len)
 {
     if (v->type != CONFIG_TYPE_STRING)
         return config_type_error(t, v, problem, len);
-    int index = settings_choice_index(t->ref.row, v->s);
-    if (index < 0) {
-        char list[256];
-        settings_names_text(t->ref.row, list, sizeof list);
-        snprintf(problem, len, "%s: unknown value '%.64s' (expected one of: %s)", t->key, v->s,
-                 list);
-        return -1;
-    }
-    *(int *)field = index;
+    struct setting_choice_match m;
+    if (settings_choice_lookup(t->ref.row, v->s, &m) < 0 || (m.alias && m.alias->also))
+        return config_unknown_choice(t, v->s, problem, len);
+    *(int *)field = m.index;
     return 0;
 }
 
@@ -636,10 +645,70 @@ static int config_store_at(const struct config_target *t, const struct config_va
     return -1;
 }
 
-/* The same into the setting's place in cfg. */
-static int config_store(const struct config_target *t, const struct config_value *v,
-                        struct sim_config *cfg, char *problem, size_t len)
+static void config_target_of(const struct sim_config *cfg, const struct setting_ref *r,
+                             struct config_target *t)
 {
+    t->ref = *r;
+    settings_full_name_in(cfg, r, t->key, sizeof t->key);
+}
+
+/* An alias that stands for two settings of a group or list element (ADV+2: pattern
+ * "adversarial" and offset 2, VAL-any: mechanism "valiant" and valiant_target "router"): both
+ * are stored, as if both were written where the alias is, or neither; *also is the second
+ * one's place. */
+static int config_store_alias(const struct config_target *t, const struct config_value *v,
+                              const struct setting_choice_match *m, struct sim_config *cfg,
+                              struct setting_ref *also, char *problem, size_t len)
+{
+    const struct setting_alias *a = m->alias;
+    const char *value = settings_choices(t->ref.row)[m->index];
+    char text[48];
+    struct config_value second = {.type = CONFIG_TYPE_STRING, .s = a->also_value};
+    if (a->also_value) {
+        snprintf(text, sizeof text, "\"%s\"", a->also_value);
+    } else {
+        second.type = CONFIG_TYPE_INT;
+        second.i = m->number;
+        snprintf(text, sizeof text, "%ld", m->number);
+    }
+    int found = t->ref.group  ? settings_find(t->ref.group->name, a->also, also)
+                : t->ref.list ? settings_find_element(t->ref.list, t->ref.element, a->also, also)
+                              : -1;
+    if (found != 0) {
+        char list[256];
+        settings_names_text(t->ref.row, list, sizeof list);
+        snprintf(problem, len,
+                 "%s: '%.64s' stands for \"%s\" with %s = %s, and %s is not a setting here "
+                 "(expected one of: %s)",
+                 t->key, v->s, value, a->also, text, a->also, list);
+        return -1;
+    }
+    struct config_target at;
+    config_target_of(cfg, also, &at);
+    union setting_value scratch;
+    char why[CONFIG_PROBLEM_LEN];
+    if (config_store_at(&at, &second, (char *)&scratch, why, sizeof why) != 0) {
+        snprintf(problem, len, "%s: '%.64s' is \"%s\" with %.400s", t->key, v->s, value, why);
+        return -1;
+    }
+    *(int *)((char *)cfg + t->ref.offset) = m->index;
+    return config_store_at(&at, &second, (char *)cfg + also->offset, problem, len);
+}
+
+/* The same into the setting's place in cfg; *also: the place of a second setting an alias
+ * wrote too (also->row NULL if none). */
+static int config_store(const struct config_target *t, const struct config_value *v,
+                        struct sim_config *cfg, struct setting_ref *also, char *problem, size_t len)
+{
+    struct setting_choice_match m;
+    also->row = NULL;
+    if (t->ref.row->type == SETTING_CHOICE && v->type == CONFIG_TYPE_STRING &&
+        settings_choice_lookup(t->ref.row, v->s, &m) >= 0 && m.alias && m.alias->also) {
+        int rc = config_store_alias(t, v, &m, cfg, also, problem, len);
+        if (rc != 0)
+            also->row = NULL;
+        return rc;
+    }
     return config_store_at(t, v, (char *)cfg + t->ref.offset, problem, len);
 }
 
@@ -735,13 +804,6 @@ static int config_fail_at(struct config_loader *ld, const config_setting_t *s, c
     return -1;
 }
 
-static void config_target_of(const struct sim_config *cfg, const struct setting_ref *r,
-                             struct config_target *t)
-{
-    t->ref = *r;
-    settings_full_name_in(cfg, r, t->key, sizeof t->key);
-}
-
 /* A path setting written in an included file in another folder than the config's: stored
  * made absolute, since paths are otherwise resolved from the config's folder (placement.h). */
 static int config_resolve_path(const struct config_loader *ld, const struct setting_ref *r,
@@ -776,11 +838,12 @@ static int config_read_setting(struct config_loader *ld, const struct setting_re
     struct config_target t;
     config_target_of(ld->cfg, r, &t);
     struct config_value v;
+    struct setting_ref also;
     config_value_of(s, &v);
     const char *literal =
         config_file_literal(ld->text, (int)config_setting_source_line(s), config_setting_name(s));
     if (config_fix_int(&t, literal, &v, problem, sizeof problem) ||
-        config_store(&t, &v, ld->cfg, problem, sizeof problem))
+        config_store(&t, &v, ld->cfg, &also, problem, sizeof problem))
         return config_fail_at(ld, s, problem);
     const char *file;
     int line;
@@ -788,6 +851,8 @@ static int config_read_setting(struct config_loader *ld, const struct setting_re
     if (r->row->is_path && config_resolve_path(ld, r, file, problem, sizeof problem) != 0)
         return config_fail_at(ld, s, problem);
     config_remember(ld, r, (struct config_origin){0, file, line, NULL, ld->document});
+    if (also.row)
+        config_remember(ld, &also, (struct config_origin){0, file, line, NULL, ld->document});
     return 0;
 }
 
@@ -1198,7 +1263,8 @@ static int config_unknown_element(const struct sim_config *cfg, const char *key,
 
 /* Stores VALUE into setting r; returns 0 or -1 with the problem. */
 static int config_override_value(struct config_loader *ld, const struct setting_ref *r,
-                                 const char *value, char *problem, size_t len)
+                                 const char *value, struct setting_ref *also, char *problem,
+                                 size_t len)
 {
     config_t scratch;
     char bare[256];
@@ -1208,10 +1274,10 @@ static int config_override_value(struct config_loader *ld, const struct setting_
     config_parse_value(&scratch, value, &v, bare, sizeof bare);
     struct config_target t;
     config_target_of(ld->cfg, r, &t);
-    int rc =
-        config_fix_int(&t, value, &v, problem, len) || config_store(&t, &v, ld->cfg, problem, len)
-            ? -1
-            : 0;
+    int rc = config_fix_int(&t, value, &v, problem, len) ||
+                     config_store(&t, &v, ld->cfg, also, problem, len)
+                 ? -1
+                 : 0;
     config_destroy(&scratch);
     return rc;
 }
@@ -1225,15 +1291,17 @@ static int config_apply_override(struct config_loader *ld, const char *arg)
                  "--set %.200s: expected KEY=VALUE with KEY like traffic.load", arg);
         return -1;
     }
-    struct setting_ref r;
+    struct setting_ref r, also = {0};
     int rc = -1;
     if (settings_find_in(ld->cfg, key, &r) == 0)
-        rc = config_override_value(ld, &r, eq + 1, problem, sizeof problem);
+        rc = config_override_value(ld, &r, eq + 1, &also, problem, sizeof problem);
     else if (!config_unknown_element(ld->cfg, key, problem, sizeof problem))
         config_unknown_setting(key, problem, sizeof problem);
     if (rc == 0)
         config_remember(ld, &r, (struct config_origin){0, NULL, 0, arg, false});
-    else
+    if (rc == 0 && also.row)
+        config_remember(ld, &also, (struct config_origin){0, NULL, 0, arg, false});
+    if (rc != 0)
         snprintf(ld->err, CONFIG_ERROR_LEN, "--set %.200s: %s", arg, problem);
     return rc;
 }

@@ -275,6 +275,113 @@ int settings_choice_index(const struct setting *row, const char *name)
     return -1;
 }
 
+/* ---- the literature's names for values ---- */
+
+const struct setting_alias setting_aliases[] = {
+    /* traffic patterns */
+    {"UN", "uniform", NULL, NULL},
+    {"ADV", "adversarial", NULL, NULL},
+    {"ADV+", "adversarial", "offset", NULL},
+    {"ADVc", "adversarial_consecutive", NULL, NULL},
+    /* routing mechanisms, alone and with their global misrouting policy */
+    {"VAL", "valiant", NULL, NULL},
+    {"VAL-any", "valiant", "valiant_target", "router"},
+    {"Obl", "oblivious", NULL, NULL},
+    {"Obl-CRG", "oblivious", "global_policy", "crg"},
+    {"Obl-RRG", "oblivious", "global_policy", "rrg"},
+    {"PB", "piggyback", NULL, NULL},
+    {"PB-CRG", "piggyback", "global_policy", "crg"},
+    {"PB-RRG", "piggyback", "global_policy", "rrg"},
+    {"OLM", "in_transit", NULL, NULL},
+    {"OLM-CRG", "in_transit", "global_policy", "crg"},
+    {"OLM-RRG", "in_transit", "global_policy", "rrg"},
+    {"OLM-NRG", "in_transit", "global_policy", "nrg"},
+    {"OLM-MM", "in_transit", "global_policy", "mm"},
+    {"IT", "in_transit", NULL, NULL},
+    {"IT-CRG", "in_transit", "global_policy", "crg"},
+    {"IT-RRG", "in_transit", "global_policy", "rrg"},
+    {"IT-NRG", "in_transit", "global_policy", "nrg"},
+    {"IT-MM", "in_transit", "global_policy", "mm"},
+    {"UGAL-L", "ugal", NULL, NULL},
+    {"UGAL-G", "ugal_g", NULL, NULL},
+    /* arbiters */
+    {"RR", "round_robin", NULL, NULL},
+    /* topology kinds */
+    {"Dragonfly+", "dragonfly_plus", NULL, NULL},
+    {NULL, NULL, NULL, NULL},
+};
+
+/* A character as compared: case ignored, '-' and ' ' read as '_' ("In-Transit" = in_transit). */
+static int settings_fold(char c)
+{
+    if (c == '-' || c == ' ')
+        return '_';
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : (unsigned char)c;
+}
+
+/* The length of the prefix of s that equals t folded (t wholly), or 0. */
+static size_t settings_folded_prefix(const char *s, const char *t)
+{
+    size_t n = 0;
+    for (; t[n]; n++)
+        if (!s[n] || settings_fold(s[n]) != settings_fold(t[n]))
+            return 0;
+    return n;
+}
+
+static bool settings_folded_equal(const char *s, const char *t)
+{
+    size_t n = settings_folded_prefix(s, t);
+    return (n > 0 || !t[0]) && s[n] == '\0';
+}
+
+/* Whether `name` is alias a, with the number written after an alias that takes one. */
+static bool settings_alias_matches(const struct setting_alias *a, const char *name, long *number)
+{
+    size_t n = strlen(a->alias);
+    if (!a->also || a->also_value)
+        return settings_folded_equal(name, a->alias);
+    if (settings_folded_prefix(name, a->alias) != n)
+        return false;
+    const char *digits = name + n;
+    size_t count = strspn(digits, "0123456789");
+    if (count == 0 || count > 9 || digits[count] != '\0')
+        return false;
+    *number = strtol(digits, NULL, 10);
+    return true;
+}
+
+int settings_choice_lookup(const struct setting *row, const char *name,
+                           struct setting_choice_match *match)
+{
+    match->index = settings_choice_index(row, name);
+    match->alias = NULL;
+    match->number = 0;
+    const char *const *names = settings_choices(row);
+    for (int i = 0; names[i] && match->index < 0; i++)
+        if (settings_folded_equal(name, names[i]))
+            match->index = i;
+    for (const struct setting_alias *a = setting_aliases; a->alias && match->index < 0; a++)
+        if (settings_alias_matches(a, name, &match->number)) {
+            match->index = settings_choice_index(row, a->value);
+            match->alias = match->index >= 0 ? a : NULL;
+        }
+    return match->index;
+}
+
+void settings_aliases_text(const struct setting *row, bool with_also, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const struct setting_alias *a = setting_aliases; a->alias && used < len; a++) {
+        if (settings_choice_index(row, a->value) < 0 || (a->also && !with_also))
+            continue;
+        bool number = a->also && !a->also_value;
+        used += (size_t)snprintf(buf + used, len - used, "%s%s%s", used ? ", " : "", a->alias,
+                                 number ? "i" : "");
+    }
+}
+
 /* ---- defaults ---- */
 
 static void settings_store_default(char *field, const struct setting *row)
@@ -492,6 +599,13 @@ static int settings_markdown_row(void *ctx, const struct setting_ref *ref)
     char def[SETTING_STRING_LEN + 8], allowed[512], line[2048];
     settings_format_default(ref->row, def, sizeof def);
     settings_allowed_text(ref->row, allowed, sizeof allowed);
+    if (ref->row->type == SETTING_CHOICE) {
+        char aliases[160];
+        settings_aliases_text(ref->row, true, aliases, sizeof aliases);
+        size_t used = strlen(allowed);
+        if (aliases[0] && used < sizeof allowed)
+            snprintf(allowed + used, sizeof allowed - used, "; shorthand: %s", aliases);
+    }
     char name[160];
     settings_full_name(ref, name, sizeof name);
     snprintf(line, sizeof line, "| `%s` | `%s` | %s | %s | %s |\n", name, def, allowed,

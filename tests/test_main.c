@@ -23,6 +23,7 @@ static const struct {
     {"stats", test_stats_register},
     {"json", test_json_register},
     {"config", test_config_register},
+    {"aliases", test_aliases_register},
     {"cli", test_cli_register},
     {"invariants", test_invariants_register},
     {"fuzz", test_fuzz_register},

@@ -20,6 +20,7 @@ int test_sim_register(void);
 int test_stats_register(void);
 int test_json_register(void);
 int test_config_register(void);
+int test_aliases_register(void);
 int test_cli_register(void);
 int test_invariants_register(void);
 int test_fuzz_register(void);
