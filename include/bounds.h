@@ -1,6 +1,6 @@
-/* bounds: the theoretical figures of SPEC section 9 for a configuration: the global-link
- * throughput bound of its routing under its traffic, what a class of links' buffers let one
- * VC carry, and the zero-load latency of UN/MIN. */
+/* bounds: the theoretical figures for a configuration (src/METRICS.md#theoretical-bounds):
+ * the global-link throughput bound of its routing under its traffic, what a class of links'
+ * buffers let one VC carry, and the zero-load latency of UN/MIN. */
 #ifndef DFSIM_BOUNDS_H
 #define DFSIM_BOUNDS_H
 
@@ -38,7 +38,7 @@ static inline int bounds_buffer_binds(const struct bounds_buffer *b)
     return b->rate < b->limit;
 }
 
-/* Fills `out` and returns 0 when SPEC section 9 states a bound for the config's routing and
+/* Fills `out` and returns 0 when the model states a bound for the config's routing and
  * pattern on network t (MIN under ADV+i or ADVc, VAL-style under UN, MIN under UN); returns
  * -1 otherwise. The mechanism knows its bound (routing_ops.bound), asking the pattern for the
  * minimal-routing one (pattern_ops.minimal_bound). A global link carries at most

@@ -22,7 +22,7 @@ enum packet_flag {
     PACKET_CHECKED = 1 << 7, /* scratch bit for invariant scans */
 };
 
-/* Latency breakdown segments (SPEC section 8). */
+/* Latency breakdown segments (src/METRICS.md). */
 enum wait_kind {
     WAIT_INJECTION_QUEUE,
     WAIT_LOCAL_QUEUES,

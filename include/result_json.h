@@ -1,4 +1,4 @@
-/* result_json: the result document of SPEC section 8, built with cJSON from its table
+/* result_json: the result document (src/METRICS.md), built with cJSON from its table
  * (result_schema.h) and written atomically (temporary file in the same directory, then rename). */
 #ifndef DFSIM_RESULT_JSON_H
 #define DFSIM_RESULT_JSON_H

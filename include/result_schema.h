@@ -1,4 +1,4 @@
-/* result_schema: the shape of the result document (SPEC section 8), defined once: its sections
+/* result_schema: the shape of the result document (src/METRICS.md), defined once: its sections
  * and fields with their JSON types, units and meanings, where each value is read from, and
  * the key figures that sweep.json and the plot scripts know by name. result_json renders the
  * document from it, sweep_merge takes its figures from it, `dfsim schema` prints it.

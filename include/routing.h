@@ -284,8 +284,8 @@ struct routing_ops {
     /* The decision for the head packet of (ctx->router, ctx->in_port). Returns 0 and
      * fills `out`, or -1 when the packet has no route on the ladder. */
     int (*route)(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out);
-    /* Optional: the throughput bound of SPEC section 9 for the config's pattern on network t
-     * (0), or -1 when the model states none. */
+    /* Optional: the throughput bound for the config's pattern on network t (0), or -1 when the
+     * model states none (src/METRICS.md#theoretical-bounds). */
     int (*bound)(const struct sim_config *cfg, const struct topology *t,
                  struct bounds_throughput *out);
     /* true when route() never reads the adaptive state above: the router then routes a

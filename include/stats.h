@@ -38,7 +38,7 @@ static inline void stats_record_latency(struct stats *st, uint32_t latency)
     st->latency_histogram[latency < st->histogram_bins ? latency : st->histogram_bins - 1]++;
 }
 
-/* Summary figures of a run (SPEC section 8). */
+/* Summary figures of a run (src/METRICS.md). */
 struct fairness {
     double min_injected_load, min_injected_pct_of_offered;
     double max_min; /* valid only when starved_routers == 0 */

@@ -1,5 +1,5 @@
-/* sweep_doc: the point documents of a sweep: the SPEC section 8 document plus a "sweep" object,
- * written atomically, read back and listed from an output directory. */
+/* sweep_doc: the point documents of a sweep: the result document (src/METRICS.md) plus a
+ * "sweep" object, written atomically, read back and listed from an output directory. */
 #ifndef DFSIM_SWEEP_DOC_H
 #define DFSIM_SWEEP_DOC_H
 

@@ -1,4 +1,4 @@
-"""Reading dfsim result documents (SPEC.md section 8) for the plotting scripts.
+"""Reading dfsim result documents (src/METRICS.md, results/README.md) for the plotting scripts.
 
 Everything here is data: no matplotlib. The scripts import this module, select the groups they
 draw, and keep their drawing functions separate so both halves can be tested.

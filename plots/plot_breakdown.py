@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Latency breakdown (stacked bars) vs offered load for one variant: injection queue, local and
-global queues, links of the minimal and of the nonminimal part of the path (SPEC section 8); one
+global queues, links of the minimal and of the nonminimal part of the path (src/METRICS.md); one
 panel per traffic pattern (columns) and arbitration setting (rows).
 
     plots/plot_breakdown.py results/load_rr_tp --variant PB-RRG -o breakdown.png

@@ -72,7 +72,7 @@ static int misroute_random_router(const struct routing_env *env, int exclude_a, 
  * leaves on that link and, unless the draw is the entry router, takes one local hop there).
  * Taking the entry router itself would make every packet entering the group at router r
  * leave it through r or its neighbour: one local link per router pair would carry half of
- * r's global input (SPEC section 6). */
+ * r's global input (routers/ROUTING.md). */
 static int misroute_crg(const struct routing_env *env, int src_router, int dst_group)
 {
     const struct topology *t = env->topo;

@@ -1,9 +1,9 @@
-/* routing_fpar: fully progressive adaptive routing (FPAR) on a Dragonfly+, as in the
- * interference study (STUDIES.md section 2). At every router the packet's legal next ports are
- * scored: occupancy of the port's next VC over its capacity. A random port of the shortest
- * remaining path whose score is at most T = routing.fpar_threshold % is taken; else, rank by
- * rank, a random port of a longer path (through an intermediate spine, then through an
- * intermediate leaf) at most T; else the port of the shortest path with the smallest score.
+/* routing_fpar: fully progressive adaptive routing (FPAR) on a Dragonfly+, as in the interference
+ * study (results/dfplus_interference/). At every router the packet's legal next ports are scored:
+ * occupancy of the port's next VC over its capacity. A random port of the shortest remaining path
+ * whose score is at most T = routing.fpar_threshold % is taken; else, rank by rank, a random port
+ * of a longer path (through an intermediate spine, then through an intermediate leaf) at most T;
+ * else the port of the shortest path with the smallest score.
  *
  * Legal ports of a packet from group s to group d (a leaf has no global ports, a spine no
  * nodes):

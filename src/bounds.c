@@ -1,7 +1,8 @@
-/* bounds: SPEC section 9 throughput bounds and the UN/MIN zero-load latency, for links of any
- * bandwidth (the bounds scale with what the global links carry, their bandwidth or what their
- * buffers sustain over a credit round trip, and never exceed the node links'; the latency
- * follows a lone packet through the pipeline exactly as the simulator moves it). */
+/* bounds: the throughput bounds (src/METRICS.md#theoretical-bounds) and the UN/MIN zero-load
+ * latency, for links of any bandwidth (the bounds scale with what the global links carry, their
+ * bandwidth or what their buffers sustain over a credit round trip, and never exceed the node
+ * links'; the latency follows a lone packet through the pipeline exactly as the simulator moves
+ * it). */
 #include "bounds.h"
 
 #include <stdio.h>

@@ -67,7 +67,8 @@ static void main_help(void)
           "          document but for \"dfsim\" and \"timing\"; default output\n"
           "          results/<config name>-rerun.json; see conf/README.md)\n"
           "  info    print the network size, the routing's VC needs and the theoretical\n"
-          "          bounds of CONFIG (SPEC section 9), without simulating\n"
+          "          bounds of CONFIG (src/METRICS.md#theoretical-bounds), without\n"
+          "          simulating\n"
           "  settings  print every setting with its default as a config file, or with\n"
           "          --markdown as the README's table\n"
           "\n"
@@ -508,8 +509,8 @@ static void main_print_bounds(const struct sim_config *cfg, const struct topolog
         printf("bound      accepted load <= %.4f phits/node/cycle%s%s (%s)\n", b.load,
                b.formula ? " = " : "", b.formula ? b.formula : "", b.reason);
     else
-        printf("bound      none stated by the model (SPEC section 9) for routing '%s' under "
-               "pattern '%s'\n",
+        printf("bound      none stated by the model (src/METRICS.md#theoretical-bounds) for "
+               "routing '%s' under pattern '%s'\n",
                routing_of(cfg)->name, pattern_of(cfg)->name);
     printf("zero-load  latency %.2f cycles under UN/MIN (minimal paths, mean over node pairs)\n",
            bounds_zero_load_latency(cfg, t));

@@ -1,4 +1,4 @@
-/* result_json: renders the result document of SPEC section 8 from its table (result_schema.c)
+/* result_json: renders the result document (src/METRICS.md) from its table (result_schema.c)
  * and writes it atomically. */
 #include "result_json.h"
 

@@ -1,4 +1,4 @@
-/* result_schema: the result document's sections and fields (SPEC section 8), in document order.
+/* result_schema: the result document's sections and fields (src/METRICS.md), in document order.
  *
  * To add a section: write its fields (RESULT_AT names the member each value is read from),
  * give it a struct result_section, and list it as a RESULT_OBJECT field of the section that

@@ -1,4 +1,4 @@
-/* stats: the measurement-window counters and the summary figures of SPEC section 8 (see
+/* stats: the measurement-window counters and the summary figures of src/METRICS.md (see
  * stats.h; an observer: it reads a stats_view). */
 #include "stats.h"
 

@@ -1,5 +1,5 @@
 /* test_cli: end-to-end tests of the real binaries (./dfsim and the sanitized ./dfsim-san):
- * command lines, exit codes, messages, and the result document of SPEC section 8. */
+ * command lines, exit codes, messages, and the result document (src/METRICS.md). */
 #include <CUnit/CUnit.h>
 #include <cJSON.h>
 #include <stdbool.h>
@@ -472,7 +472,7 @@ int test_cli_register(void)
         {"run warns when the crossbar bounds a link", test_cli_run_warns_of_slow_crossbar},
         {"run warns when buffers bound a link", test_cli_run_warns_of_small_buffers},
         {"watchdog shorter than a healthy pause: exit 2", test_cli_watchdog_too_short},
-        {"run writes every key of SPEC section 8", test_cli_run_writes_document},
+        {"run writes every key of the result document", test_cli_run_writes_document},
         {"default output path results/NAME.json", test_cli_default_output_path},
         {"dfsim schema --json | --markdown", test_cli_schema},
     };

@@ -1,5 +1,5 @@
 /* test_config: defaults, files, --set overrides and every validation message of the config
- * module, plus the SPEC section 9 figures of the bounds module. */
+ * module, plus the theoretical bounds of the bounds module (src/METRICS.md). */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
@@ -825,7 +825,7 @@ static void test_cross_checks_locate_settings(void)
                       "min, valiant");
 }
 
-/* ---- bounds (SPEC section 9) ---- */
+/* ---- bounds (src/METRICS.md#theoretical-bounds) ---- */
 
 static double test_zero_load(int p, int a, int h)
 {
@@ -930,13 +930,13 @@ static void test_throughput_bounds(void)
     CU_ASSERT_DOUBLE_EQUAL(b.load, 1.0 / (2.0 - 1.0 / 72), 1e-12);
     CU_ASSERT(fabs(b.load - 0.503) < 0.001);
     test_set_name(&c, "traffic.pattern", "adversarial");
-    CU_ASSERT_EQUAL(test_bound(&c, &b), -1); /* SPEC states none */
+    CU_ASSERT_EQUAL(test_bound(&c, &b), -1); /* the model states none */
 }
 
 int test_config_register(void)
 {
     static const struct test_case tests[] = {
-        {"defaults match SPEC", test_defaults_match_spec},
+        {"defaults match the model", test_defaults_match_spec},
         {"config_set_defaults equals loading nothing", test_set_defaults_equals_load},
         {"schema rows are consistent", test_schema_is_consistent},
         {"conf/SETTINGS.md's table is generated from the schema", test_readme_settings_table},
@@ -958,7 +958,7 @@ int test_config_register(void)
         {"cross-setting checks locate the setting", test_cross_checks_locate_settings},
         {"zero-load latency by hand", test_zero_load_latency_by_hand},
         {"zero-load latency equals brute force", test_zero_load_latency_brute_force},
-        {"throughput bounds of SPEC section 9", test_throughput_bounds},
+        {"theoretical throughput bounds", test_throughput_bounds},
     };
     return test_add_suite("config", test_config_init, test_config_cleanup, tests,
                           sizeof tests / sizeof tests[0]);

@@ -1,4 +1,4 @@
-/* The result document: every key of SPEC section 8 in order with its value, the config
+/* The result document (src/METRICS.md): every key in order with its value, the config
  * object built from the schema, starvation as null, the atomic, failure-safe write, and the
  * table the document is rendered from (result_schema.c). */
 #include <CUnit/CUnit.h>
@@ -896,7 +896,7 @@ int test_json_register(void)
         const char *name;
         CU_TestFunc fn;
     } tests[] = {
-        {"every key of SPEC section 8, in order", test_json_layout},
+        {"every key of the result document, in order", test_json_layout},
         {"values of every key", test_json_values},
         {"integers written exactly", test_json_exact_integers},
         {"config object from the schema", test_json_config},

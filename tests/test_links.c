@@ -1,7 +1,8 @@
-/* Links of any bandwidth (links.bandwidth_*): a saturated link carries exactly its bandwidth,
- * SPEC section 9's bound scales with the global links', a lone packet takes the latency the
- * model gives it, the invariants hold at fractional bandwidths, and buffers too small for a
- * link's credit round trip bound what one VC carries (and the bound with them). */
+/* Links of any bandwidth (links.bandwidth_*): a saturated link carries exactly its bandwidth, the
+ * theoretical bound (src/METRICS.md#theoretical-bounds) scales with the global links', a lone
+ * packet takes the latency the model gives it, the invariants hold at fractional bandwidths, and
+ * buffers too small for a link's credit round trip bound what one VC carries (and the bound with
+ * them). */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
@@ -73,7 +74,7 @@ static void test_link_carries_its_bandwidth(void)
     printf("\n");
 }
 
-/* SPEC section 9 with global links of bandwidth b: MIN under ADV+1 saturates at b/(a*p)
+/* The theoretical bound with global links of bandwidth b: MIN under ADV+1 saturates at b/(a*p)
  * (0.5 and 0.75 phits/cycle: the 256-phit global buffers cover the 100-cycle links' round
  * trip up to about 1.2 phits/cycle). The bound the info command prints is the same. */
 static void test_min_adversarial_scales(void)

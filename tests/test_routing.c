@@ -84,7 +84,7 @@ static int router_links_group(const struct network *net, int router, int g)
 }
 
 /* CRG decided at the source (oblivious, piggyback): the intermediate is a random router of a
- * group linked to the source router (SPEC section 6). */
+ * group linked to the source router (routers/ROUTING.md). */
 static int crg_at_source(const struct variant *v)
 {
     return strcmp(v->policy, "crg") == 0 && strcmp(v->mechanism, "in_transit") != 0;
@@ -385,7 +385,8 @@ static void test_crg_matches_rrg_advc(void)
     CU_ASSERT(ratio <= 1.2);
 }
 
-/* SPEC section 9: VAL under UN is bounded by 1/(2 - 1/(G-1)) by the global links. */
+/* VAL under UN is bounded by 1/(2 - 1/(G-1)) by the global links
+ * (src/METRICS.md#theoretical-bounds). */
 static void test_valiant_uniform_bound(void)
 {
     double bound = 1.0 / (2.0 - 1.0 / 18.0); /* h = 3: G = 19 */

@@ -100,8 +100,8 @@ static void test_invariant_check_detects(void)
     sim_destroy(sim);
 }
 
-/* Zero-load latency of SPEC section 9, computed independently of the simulator: per pair,
- * injection link + a router per visited router + link latencies + ejection link + the
+/* Zero-load latency (src/METRICS.md#theoretical-bounds), computed independently of the simulator:
+ * per pair, injection link + a router per visited router + link latencies + ejection link + the
  * serialization of the tail (packet_size - 1). */
 static double expected_zero_load(const struct sim_config *cfg, const struct topology *t)
 {
@@ -136,7 +136,8 @@ static void test_zero_load_latency(void)
     run_free(&run);
 }
 
-/* SPEC section 9: MIN under ADV+1 is bounded by one global link per group pair. */
+/* MIN under ADV+1 is bounded by one global link per group pair
+ * (src/METRICS.md#theoretical-bounds). */
 static void test_min_adversarial_bound(void)
 {
     const char *ov[] = {MEDIUM, "traffic.pattern=adversarial", "traffic.load=0.3",

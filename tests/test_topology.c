@@ -112,8 +112,8 @@ static void test_consecutive_symmetry(void)
     check_symmetry(ARRANGEMENT_CONSECUTIVE);
 }
 
-/* Router a-1 of each group owns the links to groups g+1 .. g+h (SPEC section 2), and the
- * spec's formula for global port k of router i holds literally. */
+/* Router a-1 of each group owns the links to groups g+1 .. g+h (src/topology/MODEL.md), and the
+ * model's formula for global port k of router i holds literally. */
 static void test_palmtree_ownership(void)
 {
     for (int s = 0; s < N_SHAPES; s++) {
@@ -135,8 +135,8 @@ static void test_palmtree_ownership(void)
     }
 }
 
-/* SPEC section 2's local port formula: router i reaches router j of its group through port
- * p + j if j < i, else p + j - 1. */
+/* The local port formula (src/topology/MODEL.md): router i reaches router j of its group
+ * through port p + j if j < i, else p + j - 1. */
 static void test_local_ports(void)
 {
     struct topology t;

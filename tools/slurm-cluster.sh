@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # slurm-cluster: a real one-node Slurm cluster on this machine (munged + slurmctld + slurmd from
-# Debian's packages, no systemd), for `make test-slurm`. Adapted from shared/tools/slurm-local.sh.
+# Debian's packages, no systemd), for `make test-slurm`.
 #
 #   tools/slurm-cluster.sh check    can a cluster be had here? exit 0 (silent) if so; else prints
 #                                   the reason on stdout and exits 3, having changed nothing
