@@ -1,6 +1,6 @@
 """check_docs: the documentation's links resolve and the README's example commands run.
 
-    python3 tools/check_docs.py [links|commands]...   (both when none is named)
+    python3 tools/check_docs.py [links|commands|tutorial]...   (all when none is named)
 
 links:    every Markdown file the repository tracks (git ls-files '*.md'): each relative link
           [text](path) or [text](path#anchor) names an existing file, and an anchor names a
@@ -11,8 +11,12 @@ commands: every line "$ ./dfsim ..." of the README's ```text blocks runs from a 
           (they hold timings and counts of what a previous run left; the lines that follow
           hold timings, so only the first is compared).
 
+tutorial: every line "$ ..." of conf/TUTORIAL.md's ```console blocks runs, in order, from one
+          scratch folder holding ./dfsim, conf/ and plots/ (as a fresh clone), exits 0 and
+          prints the first line the page shows after it (if any), numbers aside.
+
 Exit 0 when everything holds, else 1 with one line per problem. plots/tests/test_docs.py runs
-both as part of make test.
+them all as part of make test.
 """
 import os
 import re
@@ -21,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 
+TUTORIAL = "conf/TUTORIAL.md"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LINK = re.compile(r"(?<!!)\[([^\]]*)\]\(([^)\s]+)\)|!\[([^\]]*)\]\(([^)\s]+)\)")
 
@@ -94,20 +99,31 @@ def check_links():
     return problems
 
 
-def readme_commands():
-    """(command, first output line) of every "$ ./dfsim ..." of the README's text blocks."""
-    with open(os.path.join(ROOT, "README.md")) as f:
+def page_commands(page, fence, prefix):
+    """(command, first output line) of every line starting with `prefix` inside the page's
+    ``` blocks opened with `fence` (e.g. "```text")."""
+    with open(os.path.join(ROOT, page)) as f:
         lines = f.read().split("\n")
     out = []
     block = False
     for i, line in enumerate(lines):
         if line.startswith("```"):
-            block = line.strip() == "```text" if not block else False
+            block = line.strip() == fence if not block else False
             continue
-        if block and line.startswith("$ ./dfsim "):
+        if block and line.startswith(prefix):
             following = lines[i + 1] if i + 1 < len(lines) else ""
             out.append((line[2:], following))
     return out
+
+
+def readme_commands():
+    """(command, first output line) of every "$ ./dfsim ..." of the README's text blocks."""
+    return page_commands("README.md", "```text", "$ ./dfsim ")
+
+
+def tutorial_commands():
+    """(command, first output line) of every "$ ..." of the tutorial's console blocks."""
+    return page_commands(TUTORIAL, "```console", "$ ")
 
 
 def masked(line):
@@ -116,46 +132,56 @@ def masked(line):
 
 
 def check_commands():
-    """Runs the examples as a newcomer would, from a folder holding ./dfsim and conf/ but no
-    results yet (a scratch folder linking to the repository's), so that a sweep really runs
-    its points and nothing is left in the repository."""
+    """Runs the README's examples as a newcomer would, from a folder holding ./dfsim and conf/
+    but no results yet (a scratch folder linking to the repository's), so that a sweep really
+    runs its points and nothing is left in the repository."""
+    return check_page("README.md", readme_commands(), ("dfsim", "conf"))
+
+
+def check_tutorial():
+    """Runs the tutorial's commands in order from one scratch folder, as check_commands."""
+    return check_page(TUTORIAL, tutorial_commands(), ("dfsim", "conf", "plots"))
+
+
+def check_page(page, commands, links_to):
     problems = []
-    commands = readme_commands()
     if not commands:
-        problems.append("README.md: no '$ ./dfsim ...' example found")
-    scratch = tempfile.mkdtemp(prefix="dfsim-readme-")
-    for name in ("dfsim", "conf"):
+        problems.append("%s: no '$ ...' example found" % page)
+    scratch = tempfile.mkdtemp(prefix="dfsim-docs-")
+    for name in links_to:
         os.symlink(os.path.join(ROOT, name), os.path.join(scratch, name))
     try:
-        problems += run_commands(commands, scratch)
+        problems += run_commands(page, commands, scratch)
     finally:
         shutil.rmtree(scratch)
     return problems
 
 
-def run_commands(commands, cwd):
+def run_commands(page, commands, cwd):
     problems = []
     for command, first in commands:
         run = subprocess.run(command, shell=True, cwd=cwd, capture_output=True, text=True,
                              timeout=600)
         got = (run.stdout + run.stderr).split("\n")[0]
         if run.returncode != 0:
-            problems.append("README.md: `%s` exited %d: %s" % (command, run.returncode, got))
+            problems.append("%s: `%s` exited %d: %s" % (page, command, run.returncode, got))
         elif first.startswith("$") or first.startswith("```"):
             continue  # the README shows no output for it
         elif masked(got) != masked(first):
-            problems.append("README.md: `%s` printed\n    %s\n  where the README shows\n    %s"
-                            % (command, got, first))
+            problems.append("%s: `%s` printed\n    %s\n  where the page shows\n    %s"
+                            % (page, command, got, first))
     return problems
 
 
 def main(argv):
-    what = argv[1:] or ["links", "commands"]
+    what = argv[1:] or ["links", "commands", "tutorial"]
     problems = []
     if "links" in what:
         problems += check_links()
     if "commands" in what:
         problems += check_commands()
+    if "tutorial" in what:
+        problems += check_tutorial()
     for p in problems:
         print(p)
     return 1 if problems else 0

@@ -1,6 +1,6 @@
 """The documentation a newcomer walks through: every link of every tracked Markdown page
-resolves (file and heading), and the README's example commands run as written and print what
-the README shows (tools/check_docs.py)."""
+resolves (file and heading), and the README's example commands and the tutorial's commands run
+as written and print what the pages show (tools/check_docs.py)."""
 
 import os
 import sys
@@ -35,6 +35,24 @@ class DocsTest(unittest.TestCase):
         self.assertGreaterEqual(len(check_docs.readme_commands()), 3)
         problems = check_docs.check_commands()
         self.assertEqual(problems, [], "\n".join(problems))
+
+    def test_tutorial_commands_run(self):
+        if not os.access(fixture.DFSIM, os.X_OK):
+            self.fail("%s not found: build it first (make dfsim)" % fixture.DFSIM)
+        commands = [c for c, _ in check_docs.tutorial_commands()]
+        # the tutorial's path: a point, info, a fairness point, the sweep, the figure, the table
+        self.assertGreaterEqual(len(commands), 6)
+        self.assertTrue(any(c.startswith("./dfsim sweep ") for c in commands))
+        self.assertTrue(any("table_fairness.py" in c for c in commands))
+        problems = check_docs.check_tutorial()
+        self.assertEqual(problems, [], "\n".join(problems))
+
+    def test_a_wrong_tutorial_line_is_caught(self):
+        # the checker compares the first line printed, numbers aside
+        problems = check_docs.run_commands(
+            "probe", [("./dfsim info conf/default.cfg", "network    9 groups")], fixture.ROOT)
+        self.assertEqual(len(problems), 1)
+        self.assertIn("where the page shows", problems[0])
 
 
 if __name__ == "__main__":
