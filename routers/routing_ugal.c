@@ -510,7 +510,7 @@ static int ugal_cheapest(struct route_ctx *ctx, const struct packet *pk,
 
 /* The far-end values the costs will read, fetched together: their cache misses overlap.
  * Always inlined: GCC takes a function that only prefetches for a pure one and drops its
- * calls (it dropped this one and the event loop's until issue 29's session). */
+ * calls. */
 static inline __attribute__((always_inline)) void
 ugal_prefetch_far_ends(const struct route_ctx *ctx, const struct ugal_plan *plan)
 {

@@ -141,7 +141,7 @@ static void sim_deliver(struct sim *sim, uint32_t index)
 /* Events are processed in order but touch random routers and packets: fetching what an
  * event a few places ahead will touch overlaps those cache misses. No effect on results.
  * Always inlined: GCC takes a function that only prefetches for a pure one and drops its
- * calls, as it dropped this one's until issue 29's session. */
+ * calls. */
 enum { EVENT_PREFETCH_DISTANCE = 8 };
 
 static inline __attribute__((always_inline)) void
