@@ -58,6 +58,10 @@ struct topology_ops {
     int (*min_port)(const struct topology *t, int r, int target);
     /* Every first hop of a minimal path from r to target != r, as a port set. */
     uint64_t (*min_ports)(const struct topology *t, int r, int target);
+    /* Optional: those of min_ports a routing that picks among them at every hop may take, so
+     * that its paths keep the order the kind's ladders rely on (the cascade: row before column
+     * inside a group). NULL: all of min_ports. */
+    uint64_t (*ordered_min_ports)(const struct topology *t, int r, int target);
     /* Local and global hops of the minimal path (min_port's) from r to target. */
     void (*min_hops)(const struct topology *t, int r, int target, int *local, int *global);
     /* routing.min_choice = "auto" takes the least occupied minimal port here (true) or a hash
@@ -243,6 +247,13 @@ static inline uint64_t topology_min_ports(const struct topology *t, int r, int t
     if (t->inline_min_port) /* then the minimal path is unique */
         return 1ull << topology_min_port(t, r, target);
     return t->ops->min_ports(t, r, target);
+}
+/* The minimal first hops a per-hop choice may take (topology_ops.ordered_min_ports). */
+static inline uint64_t topology_ordered_min_ports(const struct topology *t, int r, int target)
+{
+    if (r == target || t->inline_min_port || !t->ops->ordered_min_ports)
+        return topology_min_ports(t, r, target);
+    return t->ops->ordered_min_ports(t, r, target);
 }
 /* The k-th port (from 0, in increasing order) of a port set with more than k ports. */
 static inline int topology_port_at(uint64_t ports, int k)

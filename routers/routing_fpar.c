@@ -244,7 +244,8 @@ static int fpar_route(struct route_ctx *ctx, const struct packet *pk, struct rou
     if (ctx->router == dst)
         return routing_minimal_choice(ctx, pk, -1, out);
     struct fpar_candidates cs, longer; /* `pick` points into one of them */
-    uint64_t minimal = topology_min_ports(t, ctx->router, dst);
+    /* Ordered: on the cascade (MIN's ladder) a group segment must stay row then column. */
+    uint64_t minimal = topology_ordered_min_ports(t, ctx->router, dst);
     uint64_t legal = fpar_legal_ports(ctx, pk, dst, minimal);
     /* The minimal ports have the shortest rank (their far ends are one hop closer; every
      * other port's far end is not): when one of them is at most T occupied, the choice is

@@ -1,6 +1,7 @@
 /* routing_min: minimal routing (l-g-l) on the ladder l0 g0 l1. Where several first hops are
  * minimal (a Dragonfly+ leaf has one to every spine with a link to the destination group), a
- * hash of the packet and the router picks one, or with routing.min_choice = "occupancy" the
+ * hash of the packet and the router picks one (on the cascade among those keeping row before
+ * column: topology_ordered_min_ports), or with routing.min_choice = "occupancy" the
  * least occupied (then the decision is adaptive, made again each cycle the packet waits). */
 #include "routing.h"
 
@@ -29,7 +30,9 @@ static int min_spread_index(uint32_t packet_id, int router, int n)
 static __attribute__((noinline)) int min_spread_port(struct route_ctx *ctx, int router, int dst,
                                                      const struct packet *pk)
 {
-    uint64_t ports = topology_min_ports(ctx->env->topo, router, dst);
+    /* Ordered: on the cascade no column hop where a row hop is minimal, so that a group
+     * segment stays row then column on its one VC (else deadlock). */
+    uint64_t ports = topology_ordered_min_ports(ctx->env->topo, router, dst);
     if (!(ports & (ports - 1)))
         return __builtin_ctzll(ports);
     if (ctx->env->min_choice == MIN_CHOICE_OCCUPANCY)

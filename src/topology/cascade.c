@@ -122,6 +122,7 @@ static int cascade_check(const struct sim_config *cfg, const void *params,
 struct cascade {
     int p, rows, cols, row_links, col_links, h, per_group, groups;
     int first_row_port, first_col_port, first_global_port;
+    uint64_t row_ports, col_ports; /* every row (column) port of a router */
     /* The global links from any group g to group g + o, for o in 1..groups-1: entries
      * [offset_first[o], offset_first[o + 1]) of the link arrays (router index of the gateway
      * in g, its global port, router index of the far end in g + o). */
@@ -422,6 +423,16 @@ static uint64_t cascade_min_ports(const struct topology *t, int r, int target)
     return ((const struct cascade *)t->private)->min_ports[cascade_entry(t, r, target)];
 }
 
+/* Minimal first hops without a column hop where a row hop is minimal: if a column hop could
+ * be followed by a row hop, the row hop first is as short. So a per-hop choice among these
+ * keeps each group segment row then column, as the ladders "lk lk" need (deadlock). */
+static uint64_t cascade_ordered_min_ports(const struct topology *t, int r, int target)
+{
+    const struct cascade *c = t->private;
+    uint64_t ports = c->min_ports[cascade_entry(t, r, target)];
+    return ports & c->row_ports ? ports & ~c->col_ports : ports;
+}
+
 static void cascade_min_hops(const struct topology *t, int r, int target, int *local, int *global)
 {
     const struct cascade *c = t->private;
@@ -471,6 +482,8 @@ static void cascade_init(struct cascade *c, const struct sim_config *cfg)
     c->first_row_port = c->p;
     c->first_col_port = c->p + (c->cols - 1) * c->row_links;
     c->first_global_port = c->first_col_port + (c->rows - 1) * c->col_links;
+    c->row_ports = cascade_port_range(c->first_row_port, c->first_col_port - c->first_row_port);
+    c->col_ports = cascade_port_range(c->first_col_port, c->first_global_port - c->first_col_port);
 }
 
 static int cascade_build(struct topology *t, const struct sim_config *cfg, char *err, int err_len)
@@ -509,6 +522,7 @@ const struct topology_ops topology_cascade = {
     .destroy = cascade_destroy,
     .min_port = cascade_min_port,
     .min_ports = cascade_min_ports,
+    .ordered_min_ports = cascade_ordered_min_ports,
     .min_hops = cascade_min_hops,
     .senses_far_end = true, /* Aries' routers learn the far end's congestion with credits */
 };
