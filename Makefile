@@ -30,6 +30,8 @@ help:
 	@echo "make figures    the reference study's sweeps (h=6, hours) and plots into plots/out/"
 	@echo "make figures-quick  the same on h=3 in minutes (smoke test)"
 	@echo "make test-python    the plotting scripts' unit tests (part of make test)"
+	@echo "make validate   rerun the comparison with FOGSim, BookSim2 and CODES (results/validation/)"
+	@echo "make bench-peers  dfsim's speed on the points timed with BookSim2 and FOGSim (results/validation/speed/)"
 	@echo "make test-slurm the Slurm round trip of sweeps (one-node cluster; part of make test)"
 	@echo "make fuzz       fuzz the config loader, small runs and the sweep loader, FUZZ_SECONDS (60) each"
 	@echo "make memcheck   valgrind memcheck of the end-to-end runs (no error, no leak)"
@@ -197,5 +199,19 @@ figures-quick: deps
 
 test-python: dfsim
 	@sh tools/test-group.sh unittest test-python $(PYTHON) -m unittest discover -s plots/tests -v
+
+# The validation suite (results/validation/README.md): dfsim on the points measured with FOGSim,
+# BookSim2 and CODES (results/validation/peers/), side-by-side tables and overlay figures per
+# peer; resumable (documents already in results/validation/<peer>/runs/ are kept), all cores
+# (JOBS=N to change). Its quick subset is plots/tests/test_validation.py (part of test-python).
+.PHONY: validate
+validate: dfsim
+	$(PYTHON) tools/validate.py $(if $(JOBS),--jobs $(JOBS))
+
+# dfsim's whole-process wall time on the very points whose speed was measured with BookSim2 and
+# FOGSim, fastest of three, one at a time: a benchmark (run it on an idle machine), not a test.
+.PHONY: bench-peers
+bench-peers: dfsim
+	$(PYTHON) tools/peer_speed.py
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
