@@ -46,6 +46,11 @@ static void valiant_ladder(const struct sim_config *cfg, struct vc_ladder *out)
 static int valiant_entry_router(const struct routing_env *env, int src_router, int g)
 {
     const struct topology *t = env->topo;
+    /* A router with a global link of its own into g (the cascade's routers have one to every
+     * group) takes it: any other entry would add a local hop in the source group. */
+    int own = topology_global_port_to_group(t, src_router, g);
+    if (own >= 0)
+        return topology_neighbour(t, src_router, own);
     uint64_t first_hops = topology_min_ports(t, src_router, t->group_first_router[g]);
     if (!(first_hops & (first_hops - 1)))
         return topology_entry_router(t, src_router, g);

@@ -455,6 +455,8 @@ struct observer {
     struct hop_trace *traces;
     uint32_t len;
     long packets, errors_ladder, errors_hops, errors_group, errors_reach, errors_val_landing;
+    long val_own_link, errors_val_own_link; /* VAL packets whose source router links to the
+                                               intermediate group; those that left another way */
 };
 
 static struct hop_trace *trace_of(struct observer *ob, const struct network *net, uint32_t index)
@@ -489,11 +491,22 @@ static void observe_hop(void *ctx, const struct network *net, int router, int in
     const struct topology *t = &net->topo;
     struct hop_trace *tr = trace_of(ob, net, index);
     int group = topology_group_of_router(t, router);
+    int cls = network_port_class(net, router, ch->out_port);
     if (network_port_class(net, router, in_port) == PORT_NODE) {
         memset(tr, 0, sizeof *tr);
         tr->group = group;
+        /* VAL: a source router with a global link of its own into the intermediate group
+         * takes it (any other entry adds a local hop in the source group). */
+        if (strcmp(ob->v->mechanism, "valiant") == 0 &&
+            strcmp(ob->v->valiant_target, "group") == 0 && pk->target >= 0) {
+            int own = topology_global_port_to_group(t, router,
+                                                    topology_group_of_router(t, pk->target));
+            if (own >= 0) {
+                ob->val_own_link++;
+                ob->errors_val_own_link += ch->out_port != own;
+            }
+        }
     }
-    int cls = network_port_class(net, router, ch->out_port);
     if (cls == PORT_NODE) {
         ob->packets++;
         ob->errors_reach += router != topology_router_of_node(t, (int)pk->dst);
@@ -558,12 +571,13 @@ static void test_paths_and_no_deadlock(void)
             sim->check_every = 10;
             enum sim_status status = sim_run(sim, NULL, NULL);
             if (status != SIM_OK || ob.errors_ladder || ob.errors_hops || ob.errors_group ||
-                ob.errors_reach || ob.errors_val_landing)
+                ob.errors_reach || ob.errors_val_landing || ob.errors_val_own_link)
                 fprintf(stderr,
                         "\n%s %s: status %d (%s) ladder %ld hops %ld group %ld reach %ld "
-                        "val-landing %ld\n",
+                        "val-landing %ld val-own-link %ld\n",
                         variants[i].name, patterns[p], status, sim->net.message, ob.errors_ladder,
-                        ob.errors_hops, ob.errors_group, ob.errors_reach, ob.errors_val_landing);
+                        ob.errors_hops, ob.errors_group, ob.errors_reach, ob.errors_val_landing,
+                        ob.errors_val_own_link);
             CU_ASSERT_EQUAL(status, SIM_OK);
             CU_ASSERT(ob.packets > 1000);
             CU_ASSERT_EQUAL(ob.errors_ladder, 0);
@@ -571,6 +585,9 @@ static void test_paths_and_no_deadlock(void)
             CU_ASSERT_EQUAL(ob.errors_group, 0);
             CU_ASSERT_EQUAL(ob.errors_reach, 0);
             CU_ASSERT_EQUAL(ob.errors_val_landing, 0);
+            CU_ASSERT_EQUAL(ob.errors_val_own_link, 0);
+            if (strcmp(variants[i].name, "VAL") == 0)
+                CU_ASSERT(ob.val_own_link > 100); /* the check above did look at packets */
             sim->check_every = 1;
             CU_ASSERT_EQUAL(sim_check_invariants(sim), 0);
             free(ob.traces);
