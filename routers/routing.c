@@ -211,10 +211,18 @@ int routing_valiant_style_bound(const struct sim_config *cfg, const struct topol
 {
     if (!pattern_registry[cfg->traffic.pattern]->uniform)
         return -1;
-    *out =
-        (struct bounds_throughput){.load = 1.0 / (2.0 - 1.0 / (t->groups - 1)),
-                                   .formula = "1/(2 - 1/(G-1))",
-                                   .reason = "Valiant-style under UN: two global links per packet "
-                                             "unless the intermediate is the destination group"};
+    /* A group's global links per node it holds: h/p on the dragonfly and the cascade. */
+    int links = 0, nodes = 0;
+    for (int r = t->group_first_router[0]; r < t->group_first_router[0] + topology_group_routers(t, 0);
+         r++) {
+        links += topology_kind_of(t, r)->count[PORT_GLOBAL];
+        nodes += topology_kind_of(t, r)->count[PORT_NODE];
+    }
+    double per_node = (double)links / nodes;
+    *out = (struct bounds_throughput){
+        .load = per_node / (2.0 - 1.0 / (t->groups - 1)),
+        .formula = links == nodes ? "1/(2 - 1/(G-1))" : "(global links/nodes) / (2 - 1/(G-1))",
+        .reason = "Valiant-style under UN: two global links per packet unless the intermediate is "
+                  "the destination group"};
     return 0;
 }

@@ -924,11 +924,19 @@ static void test_throughput_bounds(void)
     /* Valiant under UN: 1/(2 - 1/(G-1)), 0.503 for the reference network (G = 73). */
     test_set_name(&c, "traffic.pattern", "uniform");
     test_set_name(&c, "routing.mechanism", "valiant");
+    test_set_int(&c, "topology.p", 6);
     test_set_int(&c, "topology.a", 12);
     c.topology.h = 6;
     CU_ASSERT_EQUAL(test_bound(&c, &b), 0);
     CU_ASSERT_DOUBLE_EQUAL(b.load, 1.0 / (2.0 - 1.0 / 72), 1e-12);
     CU_ASSERT(fabs(b.load - 0.503) < 0.001);
+    /* With fewer global links than nodes per router the links bound it lower, by h/p:
+     * p=4 a=4 h=2 (G = 9): (2/4) / (2 - 1/8) = 0.2667. */
+    test_set_int(&c, "topology.p", 4);
+    test_set_int(&c, "topology.a", 4);
+    c.topology.h = 2;
+    CU_ASSERT_EQUAL(test_bound(&c, &b), 0);
+    CU_ASSERT_DOUBLE_EQUAL(b.load, 0.5 / (2.0 - 1.0 / 8), 1e-12);
     test_set_name(&c, "traffic.pattern", "adversarial");
     CU_ASSERT_EQUAL(test_bound(&c, &b), -1); /* the model states none */
 }
