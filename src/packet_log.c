@@ -47,7 +47,8 @@ struct packet_log *packet_log_open(const struct sim_config *cfg, char *err, int 
     log->seed = (uint64_t)cfg->sim.seed;
     log->injection_latency = cfg->links.injection_latency;
     double f = st->packet_log_fraction;
-    log->threshold = f >= 1.0 ? UINT64_MAX : (uint64_t)(f * 18446744073709551616.0);
+    double scaled = f * 18446744073709551616.0; /* f * 2^64, converted only below 2^64 */
+    log->threshold = scaled >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)scaled;
     log->all = f == 0.0 && st->packet_log_pairs.count == 0;
     log->n_pairs = st->packet_log_pairs.count / 2;
     log->pairs = calloc(log->n_pairs > 0 ? (size_t)log->n_pairs : 1, sizeof *log->pairs);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "point.h"
 #include "sim.h"
@@ -443,6 +444,69 @@ static void test_packet_log_changes_nothing(void)
     test_tmpdir_remove(dir);
 }
 
+/* ---- the command line ---- */
+
+/* dfsim sweep with stats.extend_warmup in its `set`: the point is rerun until steady, its
+ * document says how often and echoes the warm-up it ran with. */
+static void test_sweep_extends_warmup(void)
+{
+    char dir[64], cwd[4096], path[128], command[8800], out[4096];
+    CU_ASSERT_EQUAL_FATAL(test_tmpdir_create(dir, "observe"), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd - 64));
+    char text[4600];
+    snprintf(text, sizeof text,
+             "base = \"%s/conf/default.cfg\";\n"
+             "set = { sim = { warmup_cycles = 0; measure_cycles = 4000; };\n"
+             "        stats = { sample_cycles = 50; extend_warmup = 4; }; };\n"
+             "axes = { traffic = { load = [0.4]; }; };\n",
+             cwd);
+    test_write_text(dir, "steady.cfg", text, path);
+    snprintf(command, sizeof command, "./dfsim sweep %s -o %s/out --jobs 1 --quiet", path, dir);
+    int rc = test_run_command(command, out, sizeof out);
+    CU_ASSERT_EQUAL(rc, 0);
+    snprintf(command, sizeof command, "cat %s/out/load0.4_*.json", dir);
+    static char doc_text[1 << 20];
+    CU_ASSERT_EQUAL_FATAL(test_run_command(command, doc_text, sizeof doc_text), 0);
+    cJSON *doc = cJSON_Parse(doc_text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    const cJSON *v = cJSON_GetObjectItem(doc, "steady_state");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT(cJSON_IsTrue(cJSON_GetObjectItem(v, "steady")));
+    CU_ASSERT(cJSON_GetObjectItem(v, "warmup_extensions")->valueint >= 1);
+    const cJSON *sim = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "config"), "sim");
+    CU_ASSERT_EQUAL(cJSON_GetObjectItem(sim, "warmup_cycles")->valuedouble,
+                    cJSON_GetObjectItem(v, "warmup_cycles")->valuedouble);
+    CU_ASSERT(cJSON_GetObjectItem(sim, "warmup_cycles")->valuedouble > 0);
+    cJSON_Delete(doc);
+    test_tmpdir_remove(dir);
+}
+
+/* dfsim run --packet-log FILE: FILE relative to the working directory, the verdict on the
+ * summary line. */
+static void test_cli_packet_log(void)
+{
+    char dir[64], cwd[4096], command[8800], out[4096], log[128];
+    CU_ASSERT_EQUAL_FATAL(test_tmpdir_create(dir, "observe"), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd - 64));
+    snprintf(command, sizeof command,
+             "cd %s && %s/dfsim run %s/conf/default.cfg --set sim.warmup_cycles=200 "
+             "--set sim.measure_cycles=600 --packet-log here.jsonl "
+             "--set stats.packet_log_pairs=[0,70] -o x.json",
+             dir, cwd, cwd);
+    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "  verdict   not saturated (accepted "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "steady state not judged (stats.sample_cycles = 0)"));
+    snprintf(log, sizeof log, "%s/here.jsonl", dir);
+    FILE *f = fopen(log, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    char line[8192];
+    while (fgets(line, sizeof line, f)) {
+        CU_ASSERT_PTR_NOT_NULL(strstr(line, "\"src\": 0, \"dst\": 70,"));
+    }
+    fclose(f);
+    test_tmpdir_remove(dir);
+}
+
 /* ---- settings ---- */
 
 static void test_settings_errors(void)
@@ -478,6 +542,8 @@ int test_observe_register(void)
         {"link load: ADV+1 under MIN loads one global link per group pair", test_link_load_adv1_bound},
         {"packet log: a two-node run takes the zero-load latency hop by hop", test_packet_log_zero_load},
         {"packet log: chooses without random numbers, a fraction and pairs", test_packet_log_changes_nothing},
+        {"sweep: extend_warmup in `set` makes its points steady", test_sweep_extends_warmup},
+        {"run --packet-log: relative to here, and the verdict line", test_cli_packet_log},
         {"settings: bad stats values are refused", test_settings_errors},
     };
     return test_add_suite("observe", NULL, NULL, cases, sizeof cases / sizeof cases[0]);
