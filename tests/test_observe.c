@@ -481,6 +481,64 @@ static void test_sweep_extends_warmup(void)
     test_tmpdir_remove(dir);
 }
 
+/* dfsim sweep --extend-warmup N: the same through the command line, which makes it a setting
+ * of every point (their hash: --list finds them done only with the option), passes it to Slurm
+ * tasks, and is refused where the points have no series. */
+static void test_sweep_option_extends_warmup(void)
+{
+    char dir[64], cwd[4096], path[128], bare[128], command[8800], out[4096];
+    CU_ASSERT_EQUAL_FATAL(test_tmpdir_create(dir, "observe"), 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd - 64));
+    char text[4600];
+    snprintf(text, sizeof text,
+             "base = \"%s/conf/default.cfg\";\n"
+             "set = { sim = { warmup_cycles = 0; measure_cycles = 4000; };\n"
+             "        stats = { sample_cycles = 50; }; };\n"
+             "axes = { traffic = { load = [0.4]; }; };\n",
+             cwd);
+    test_write_text(dir, "opt.cfg", text, path);
+    snprintf(command, sizeof command,
+             "./dfsim sweep %s -o %s/out --jobs 1 --quiet --extend-warmup 3", path, dir);
+    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 0);
+    snprintf(command, sizeof command, "cat %s/out/load0.4_*.json", dir);
+    static char doc_text[1 << 20];
+    CU_ASSERT_EQUAL_FATAL(test_run_command(command, doc_text, sizeof doc_text), 0);
+    cJSON *doc = cJSON_Parse(doc_text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    const cJSON *v = cJSON_GetObjectItem(doc, "steady_state");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT(cJSON_IsTrue(cJSON_GetObjectItem(v, "steady")));
+    CU_ASSERT(cJSON_GetObjectItem(v, "warmup_extensions")->valueint >= 1);
+    cJSON_Delete(doc);
+    /* The option is part of the points' identity. */
+    snprintf(command, sizeof command, "./dfsim sweep %s -o %s/out --list --extend-warmup 3",
+             path, dir);
+    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "done"));
+    snprintf(command, sizeof command, "./dfsim sweep %s -o %s/out --list", path, dir);
+    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "missing"));
+    /* Slurm tasks are told. */
+    snprintf(command, sizeof command,
+             "./dfsim sweep %s -o %s/slurm --slurm --dry-run --extend-warmup 2 && "
+             "grep -c -- '--quiet --extend-warmup 2' %s/slurm/slurm.sbatch",
+             path, dir, dir);
+    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 0);
+    /* Without a series there is nothing to judge. */
+    snprintf(text, sizeof text,
+             "base = \"%s/conf/default.cfg\";\nset = { sim = { measure_cycles = 400; }; };\n",
+             cwd);
+    test_write_text(dir, "bare.cfg", text, bare);
+    snprintf(command, sizeof command, "./dfsim sweep %s -o %s/bare --extend-warmup 2", bare,
+             dir);
+    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "(expected stats.sample_cycles > 0)"));
+    snprintf(command, sizeof command, "./dfsim sweep %s --extend-warmup 21", bare);
+    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "--extend-warmup needs an integer in [1, 20]"));
+    test_tmpdir_remove(dir);
+}
+
 /* dfsim run --packet-log FILE: FILE relative to the working directory, the verdict on the
  * summary line. */
 static void test_cli_packet_log(void)
@@ -543,6 +601,8 @@ int test_observe_register(void)
         {"packet log: a two-node run takes the zero-load latency hop by hop", test_packet_log_zero_load},
         {"packet log: chooses without random numbers, a fraction and pairs", test_packet_log_changes_nothing},
         {"sweep: extend_warmup in `set` makes its points steady", test_sweep_extends_warmup},
+        {"sweep --extend-warmup N: every point, its identity, Slurm, refused without series",
+         test_sweep_option_extends_warmup},
         {"run --packet-log: relative to here, and the verdict line", test_cli_packet_log},
         {"settings: bad stats values are refused", test_settings_errors},
     };
