@@ -533,6 +533,7 @@ static void test_sweep_option_extends_warmup(void)
              dir);
     CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "(expected stats.sample_cycles > 0)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "(--extend-warmup 2 is --set stats.extend_warmup=2"));
     snprintf(command, sizeof command, "./dfsim sweep %s --extend-warmup 21", bare);
     CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "--extend-warmup needs an integer in [1, 20]"));

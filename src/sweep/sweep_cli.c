@@ -428,6 +428,9 @@ static int sweep_cli_sweep(const struct sweep_cli *cli)
         return SWEEP_EXIT_FAILED;
     }
     int rc = sweep_cli_prepare(&sw, &grid);
+    if (rc == SWEEP_EXIT_BAD_INPUT && cli->extend_warmup > 0)
+        fprintf(stderr, "  (--extend-warmup %d is --set stats.extend_warmup=%d on every point)\n",
+                cli->extend_warmup, cli->extend_warmup);
     if (rc == SWEEP_EXIT_OK) {
         sweep_cli_dir(cli, &sw, dir, sizeof dir);
         if (cli->list)
