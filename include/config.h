@@ -103,6 +103,18 @@ struct sim_config {
         int phit_bytes; /* bytes of a phit: message sizes in bytes become phits */
         struct setting_arena params;
     } traffic;
+    /* What a run reports beyond its figures (src/METRICS.md): the time series and the
+     * steady-state verdict, the load of every link, the packet log. All off by default. */
+    struct config_stats {
+        int64_t sample_cycles;      /* 0: no series */
+        double steady_tolerance;    /* the warm-up transient's largest share of a figure */
+        double saturation_tolerance; /* accepted below offered by more than this: saturated */
+        int extend_warmup;          /* times a run not steady may lengthen its warm-up */
+        bool link_load;
+        char packet_log[SETTING_STRING_LEN]; /* "" = none */
+        double packet_log_fraction;
+        struct setting_int_list packet_log_pairs; /* flat: src, dst, src, dst, ... */
+    } stats;
     int n_jobs;
     struct config_job jobs[CONFIG_MAX_JOBS];
 };

@@ -119,6 +119,18 @@ struct network {
     uint32_t *injected_log;
     uint32_t injected_count;
 
+    /* Optional observers of the links, off (NULL, false) unless a run asks for them: the
+     * phits every output link started carrying in the measurement window
+     * ([topo.port_base[router] + port], network_count_link_load), and a call for every packet
+     * put on a link (the packet log: the head leaves now, and `arrival` is when it reaches the
+     * next router's input buffer, or when its tail reaches the node). The routers test
+     * observe_sends once per packet sent. */
+    uint64_t *link_phits;
+    void (*on_send)(void *ctx, const struct network *net, int router, int out_port,
+                    uint32_t packet, uint64_t arrival);
+    void *on_send_ctx;
+    bool observe_sends;
+
     /* Optional observer called for every hop granted (tests check paths and VCs with it). */
     void (*on_hop)(void *ctx, const struct network *net, int router, int in_port, uint32_t packet,
                    const struct route_choice *choice);
@@ -129,6 +141,14 @@ struct network {
  * with a message in err (network_destroy then frees what was built). */
 int network_create(struct network *net, const struct sim_config *cfg, char *err, int err_len);
 void network_destroy(struct network *net);
+
+/* Counts the phits each output link carries in the measurement window from now on
+ * (link_phits); 0 or -1 (memory). */
+int network_count_link_load(struct network *net);
+/* A packet of `index` starts on output `out_port` of `router` now, due at `arrival` (the
+ * routers call it when observe_sends is set). */
+void network_observe_send(struct network *net, int router, int out_port, uint32_t index,
+                          uint64_t arrival);
 
 /* Keeps a log of the packets injected each cycle (injected_log) from now on; 0 or -1. */
 int network_log_injections(struct network *net);

@@ -31,4 +31,11 @@ struct point_outcome {
 enum sim_status point_run(const struct sim_config *cfg, const struct point_options *opt,
                           struct result *res, struct point_outcome *out);
 
+/* The same, and while the run is not steady (stats.sample_cycles > 0, the verdict of
+ * src/METRICS.md) and stats.extend_warmup allows, again with a longer warm-up: cfg's
+ * sim.warmup_cycles is left at the warm-up of the run whose result res holds (its document
+ * then reruns it). */
+enum sim_status point_run_steady(struct sim_config *cfg, const struct point_options *opt,
+                                 struct result *res, struct point_outcome *out);
+
 #endif

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "network.h"
+#include "packet_log.h"
 #include "progress.h"
 #include "rng.h"
 #include "sim_status.h"
@@ -35,6 +36,9 @@ struct sim {
     volatile sig_atomic_t *stop; /* if set and non-zero, sim_run stops (SIM_STOPPED): signals */
 
     struct stats stats;
+    uint64_t next_sample;  /* stats.sample_cycles: the end of the sample in progress */
+    bool window_seen;      /* the window's start was recorded for the series */
+    struct packet_log *packet_log; /* stats.packet_log (the run itself, not --isolate's) */
     struct workload *workload; /* the jobs, when the config has `jobs` (else NULL) */
     int isolate;               /* >= 0: only this job runs (dfsim run --isolate) */
     bool capped;               /* closed-loop jobs were still running at sim.max_cycles */
@@ -52,6 +56,10 @@ enum sim_status sim_step(struct sim *sim);
  * (progress.h: progress_update). */
 enum sim_status sim_run(struct sim *sim, void (*progress)(const struct progress_view *, void *),
                         void *ctx);
+
+/* Finishes the packet log of a run (if it has one): with ok, writes it under its name (0, or
+ * -1 with err); without, removes its temporary file. */
+int sim_close_packet_log(struct sim *sim, bool ok, char *err, int err_len);
 
 /* Fills a result from a finished run (everything but timing): the network-wide figures and,
  * with jobs, each job's. Returns 0 or -1 (memory). */

@@ -17,6 +17,7 @@ struct slurm_options {
     bool dry_run;          /* only write DIR/slurm.sbatch */
     bool quiet;
     const char *self; /* how this program was invoked (argv[0]) */
+    int extend_warmup; /* > 0: the tasks get --extend-warmup N too (the points' settings) */
 };
 
 /* Submits the n missing jobs listed as one array job, waits for it, reports failed tasks and

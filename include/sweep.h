@@ -94,6 +94,9 @@ int sweep_load(const char *path, struct sweep *sw, char err[SWEEP_ERROR_LEN]);
 
 /* A sweep of one implicit variant without axes: base CONFIG plus the --set overrides
  * (`dfsim saturation`). Returns 0 or -1 with a message. */
+/* Adds a fixed setting "group.name=VALUE" from the command line to every point (after the
+file's `set`, so it wins); 0 or -1 (memory). */
+int sweep_add_override(struct sweep *sw, const char *override);
 int sweep_init_single(struct sweep *sw, const char *name, const char *config,
                       const char *const *overrides, int n, char err[SWEEP_ERROR_LEN]);
 

@@ -471,8 +471,10 @@ void router_send(struct network *net, int router)
         pk->tail_cycle = (uint32_t)(tail_sent + latency); /* downstream */
         /* A delivery when the tail reaches the node, an arrival when the head reaches the
          * next router. */
-        struct event *ev =
-            event_wheel_add(&net->wheel, (cls == PORT_NODE ? tail_sent : now) + latency);
+        uint64_t due = (cls == PORT_NODE ? tail_sent : now) + latency;
+        if (__builtin_expect(net->observe_sends, 0))
+            network_observe_send(net, router, out, index, due);
+        struct event *ev = event_wheel_add(&net->wheel, due);
         if (!ev) {
             net->status = SIM_NOMEM;
         } else if (cls == PORT_NODE) {

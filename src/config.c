@@ -131,6 +131,83 @@ static const struct setting config_vcs_rows[] = {
                     "injection queues per node (chosen by destination)"),
 };
 
+/* What a run reports beyond its figures: added after documents and sweeps exist, so every
+ * row is quiet at its default (settings.h): a config that leaves them alone writes the
+ * document and hashes the sweep point it always did. */
+#define STATS_QUIET(TYPE, NAME, FIELD, DEF, LO, HI, DOC)                                           \
+    SETTING_QUIET_NUMBER(struct config_stats, TYPE, NAME, FIELD, DEF, LO, HI, DOC)
+
+static const struct setting config_stats_rows[] = {
+    STATS_QUIET(SETTING_INT64, "sample_cycles", sample_cycles, 0, 0, INT_MAX,
+                "cycles of a sample of the measurement window's time series, and the "
+                "steady-state verdict from it (0: neither)"),
+    STATS_QUIET(SETTING_DOUBLE, "steady_tolerance", steady_tolerance, 0.01, 0, 1,
+                "steady if the transient MSER-5 finds at the window's start moves accepted load "
+                "and mean latency by at most this fraction"),
+    STATS_QUIET(SETTING_DOUBLE, "saturation_tolerance", saturation_tolerance, 0.02, 0, 1,
+                "saturated if accepted load falls below offered by more than this fraction of "
+                "it (after the transient)"),
+    STATS_QUIET(SETTING_INT, "extend_warmup", extend_warmup, 0, 0, 20,
+                "sample_cycles > 0: a run not steady is rerun with its warm-up lengthened by "
+                "the transient found, at most this many times (runs without closed-loop jobs)"),
+    STATS_QUIET(SETTING_BOOL, "link_load", link_load, 0, 0, 1,
+                "phits every link carried in the window, and per class of links (node, local, "
+                "global) their mean, max and Jain index"),
+    {.name = "packet_log",
+     .type = SETTING_STRING,
+     .offset = offsetof(struct config_stats, packet_log),
+     .def_text = "",
+     .doc = "a file of JSON lines: the path and per-hop times of the packets chosen below, "
+            "created in the window (absolute, or relative to the folder of the config file it "
+            "is written in; dfsim run --packet-log FILE)",
+     .is_path = true,
+     .quiet_default = true},
+    STATS_QUIET(SETTING_DOUBLE, "packet_log_fraction", packet_log_fraction, 0, 0, 1,
+                "packet_log: the fraction of packets logged, drawn by a hash of the packet's id "
+                "(no random number: the run is unchanged)"),
+    {.name = "packet_log_pairs",
+     .type = SETTING_INT_LIST,
+     .offset = offsetof(struct config_stats, packet_log_pairs),
+     .min = 0,
+     .max = SETTING_UNBOUNDED_INT,
+     .doc = "packet_log: also every packet between these nodes, as [src, dst, src, dst, ...] "
+            "(neither this nor a fraction: every packet)",
+     .quiet_default = true},
+};
+
+static int config_stats_check(const struct sim_config *cfg, const void *params,
+                              struct setting_issue *issue)
+{
+    const struct config_stats *st = params;
+    if (st->packet_log_pairs.count % 2) {
+        issue->key = issue->alt = "stats.packet_log_pairs";
+        snprintf(issue->text, sizeof issue->text,
+                 "%d node ids is not a list of pairs (expected [src, dst, src, dst, ...])",
+                 st->packet_log_pairs.count);
+        return -1;
+    }
+    struct topology_dimensions dims;
+    topology_dimensions(cfg, &dims);
+    for (int i = 0; i < st->packet_log_pairs.count; i++)
+        if (st->packet_log_pairs.values[i] >= dims.nodes) {
+            issue->key = issue->alt = "stats.packet_log_pairs";
+            snprintf(issue->text, sizeof issue->text,
+                     "node %d is not in the network (expected node ids below %lld)",
+                     st->packet_log_pairs.values[i], dims.nodes);
+            return -1;
+        }
+    if (st->extend_warmup > 0 && st->sample_cycles == 0) {
+        issue->key = "stats.extend_warmup";
+        issue->alt = "stats.sample_cycles";
+        snprintf(issue->text, sizeof issue->text,
+                 "%d: the warm-up is extended by what the time series shows (expected "
+                 "stats.sample_cycles > 0)",
+                 st->extend_warmup);
+        return -1;
+    }
+    return 0;
+}
+
 #define CONFIG_CORE_TABLE(NAME, GROUP, ROWS)                                                       \
     static const struct setting_table NAME = {                                                     \
         GROUP, NULL, ROWS, (int)(sizeof ROWS / sizeof ROWS[0]), 0, NULL};                          \
@@ -148,6 +225,14 @@ static const struct setting_table *const config_links_tables[] = {&config_links_
 CONFIG_CORE_TABLE(config_buffers_table, "buffers", config_buffers_rows);
 CONFIG_CORE_TABLE(config_router_table, "router", config_router_rows);
 CONFIG_CORE_TABLE(config_vcs_table, "vcs", config_vcs_rows);
+static const struct setting_table config_stats_table = {
+    "stats",
+    NULL,
+    config_stats_rows,
+    (int)(sizeof config_stats_rows / sizeof config_stats_rows[0]),
+    0,
+    config_stats_check};
+static const struct setting_table *const config_stats_tables[] = {&config_stats_table, NULL};
 
 static const struct setting_table *const config_topology_tables[] = {&topology_settings, NULL};
 static const struct setting_plugins config_topology_plugins[] = {
@@ -182,6 +267,7 @@ CONFIG_PLUGIN_GROUP(config_group_routing, routing, struct config_routing, config
                     config_routing_plugins);
 CONFIG_PLUGIN_GROUP(config_group_traffic, traffic, struct config_traffic, config_traffic_tables,
                     config_traffic_plugins);
+CONFIG_GROUP(config_group_stats, stats, config_stats_tables);
 
 static const struct settings_list config_list_jobs = {"jobs",
                                                       offsetof(struct sim_config, jobs),
@@ -198,7 +284,8 @@ const struct settings_list *const settings_lists[] = {&config_list_jobs, NULL};
 const struct settings_group *const settings_groups[] = {
     &config_group_sim,     &config_group_topology, &config_group_links,
     &config_group_buffers, &config_group_router,   &config_group_vcs,
-    &config_group_routing, &config_group_traffic,  NULL,
+    &config_group_routing, &config_group_traffic,  &config_group_stats,
+    NULL,
 };
 
 /* Where a setting got its value, for messages about it. */

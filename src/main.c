@@ -48,7 +48,7 @@ struct cli {
 
 static const char main_synopsis[] =
     "usage: dfsim run CONFIG [-o OUT.json] [--set KEY=VALUE]... [--quiet] [--fairness]\n"
-    "                 [--check] [--check-every K] [--isolate]\n"
+    "                 [--check] [--check-every K] [--isolate] [--packet-log FILE]\n"
     "       dfsim run RESULT.json [-o OUT.json] [--set KEY=VALUE]...\n"
     "       dfsim info CONFIG|RESULT.json [--set KEY=VALUE]... [--origins]\n"
     "       dfsim schema --json | --markdown\n"
@@ -90,6 +90,10 @@ static void main_help(void)
           "      --isolate         run: also run each closed-loop job alone (same placement\n"
           "                        and seeds) and report its slowdown (= --set\n"
           "                        sim.isolate=true)\n"
+          "      --packet-log FILE run: write the path and per-hop times of packets as JSON\n"
+          "                        lines (= --set stats.packet_log=FILE, FILE relative to\n"
+          "                        here; which packets: stats.packet_log_fraction and\n"
+          "                        stats.packet_log_pairs, every packet without them)\n"
           "  -h, --help            print this help\n"
           "  -V, --version         print the version\n"
           "\n"
@@ -145,6 +149,25 @@ static int main_parse_count(const char *text, long *out)
     return 0;
 }
 
+/* --packet-log FILE: stats.packet_log, FILE relative to the working directory (a config's
+ * setting is relative to the config's folder, so the override carries an absolute path). */
+static int main_packet_log_override(const char *file, struct cli *cli)
+{
+    static char setting[SETTING_STRING_LEN + 32];
+    char cwd[SETTING_STRING_LEN];
+    int n;
+    if (file[0] == '/')
+        n = snprintf(setting, sizeof setting, "stats.packet_log=\"%s\"", file);
+    else if (getcwd(cwd, sizeof cwd))
+        n = snprintf(setting, sizeof setting, "stats.packet_log=\"%s/%s\"", cwd, file);
+    else
+        return -1;
+    if (n < 0 || (size_t)n >= sizeof setting)
+        return -1;
+    cli->overrides[cli->n_overrides++] = setting;
+    return 0;
+}
+
 /* Parses the options of `run`/`info` from argv[2]; returns -1 (help printed: exit 0),
  * EXIT_OK or EXIT_BAD_INPUT (message printed). */
 static int main_parse_options(int argc, char **argv, struct cli *cli)
@@ -175,6 +198,12 @@ static int main_parse_options(int argc, char **argv, struct cli *cli)
         } else if (strcmp(cli->command, "run") == 0 &&
                    (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0)) {
             cli->quiet = true;
+        } else if (strcmp(cli->command, "run") == 0 &&
+                   main_option_value(argv, argc, &i, "--packet-log", "--packet-log", &value)) {
+            if (!value || !value[0])
+                return main_bad_usage("%s needs a file name", arg);
+            if (main_packet_log_override(value, cli) != 0)
+                return main_bad_usage("%s: '%s': the path is too long", arg, value);
         } else if (strcmp(cli->command, "run") == 0 && strcmp(arg, "--isolate") == 0) {
             cli->overrides[cli->n_overrides++] = "sim.isolate=true";
         } else if (strcmp(cli->command, "run") == 0 &&
@@ -306,6 +335,36 @@ static void main_print_job(const struct job_result *job)
            job->message_latency.mean);
 }
 
+/* Saturated or not and, with a time series, steady or not (src/METRICS.md). Without a series
+ * the saturation verdict compares the whole window's loads. */
+static void main_print_verdict(const struct sim_config *cfg, const struct result *res)
+{
+    double tolerance = cfg->stats.saturation_tolerance;
+    const struct result_steady_state *v = &res->steady_state;
+    double offered = res->has_steady_state ? v->offered : res->offered;
+    double accepted = res->has_steady_state ? v->accepted : res->accepted;
+    bool saturated =
+        res->has_steady_state ? v->saturated : offered > 0 && accepted < (1 - tolerance) * offered;
+    printf("  verdict   %s (accepted %.1f%% of offered%s)", saturated ? "saturated" : "not saturated",
+           offered > 0 ? 100 * accepted / offered : 100.0,
+           res->has_steady_state ? " after the transient" : "");
+    if (!res->has_steady_state)
+        printf("; steady state not judged (stats.sample_cycles = 0)\n");
+    else if (v->batches < 4)
+        printf("; steady state not judged (%llu full samples, MSER-5 needs 20)\n",
+               (unsigned long long)v->samples);
+    else
+        printf("; %s (MSER-5 cuts %llu of %llu samples: accepted %.2f%% z %.1f, latency "
+               "%.2f%% z %.1f)\n",
+               v->steady ? "steady" : "NOT steady", (unsigned long long)v->truncation_samples,
+               (unsigned long long)(v->batches * 5), 100 * v->accepted_bias, v->accepted_z,
+               100 * v->latency_bias, v->latency_z);
+    if (res->has_steady_state && v->warmup_extensions)
+        printf("  warm-up   %llu cycles after %d extension%s (stats.extend_warmup)\n",
+               (unsigned long long)v->warmup_cycles, v->warmup_extensions,
+               v->warmup_extensions == 1 ? "" : "s");
+}
+
 static void main_print_summary(const struct sim_config *cfg, const struct result *res,
                                const char *out)
 {
@@ -331,6 +390,7 @@ static void main_print_summary(const struct sim_config *cfg, const struct result
     printf("  CoV %.4f\n", res->fairness.cov);
     for (int j = 0; j < res->n_jobs; j++)
         main_print_job(&res->jobs[j]);
+    main_print_verdict(cfg, res);
     printf("  time      %.2f s  %.0f cycles/s  %.0f router-cycles/s\n", res->wall_seconds,
            res->cycles_per_second, res->router_cycles_per_second);
     printf("  result    %s\n", out);
@@ -398,7 +458,7 @@ static void main_warn_buffers(const struct sim_config *cfg, FILE *out, const cha
     }
 }
 
-static int main_simulate(const struct sim_config *cfg, const struct cli *cli, const char *out)
+static int main_simulate(struct sim_config *cfg, const struct cli *cli, const char *out)
 {
     main_catch_signals();
     /* Before a run that may take hours: a crossbar or buffers bounding a link are rarely
@@ -413,7 +473,7 @@ static int main_simulate(const struct sim_config *cfg, const struct cli *cli, co
     };
     struct result res;
     struct point_outcome outcome;
-    point_run(cfg, &opt, &res, &outcome);
+    point_run_steady(cfg, &opt, &res, &outcome);
     int rc = main_run_status(&outcome);
     char err[1024];
     if (rc == EXIT_OK && result_json_write(out, cfg, &res, err, sizeof err) != 0) {

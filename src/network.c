@@ -328,7 +328,28 @@ void network_destroy(struct network *net)
     free(net->router_views);
     free(net->counts.router_injected);
     free(net->injected_log);
+    free(net->link_phits);
     topology_free(&net->topo);
+}
+
+int network_count_link_load(struct network *net)
+{
+    size_t ports = net->topo.port_base[net->topo.routers];
+    net->link_phits = calloc(ports > 0 ? ports : 1, sizeof *net->link_phits);
+    if (!net->link_phits)
+        return -1;
+    net->observe_sends = true;
+    return 0;
+}
+
+void network_observe_send(struct network *net, int router, int out_port, uint32_t index,
+                          uint64_t arrival)
+{
+    if (net->link_phits && net->measuring)
+        net->link_phits[topology_port_base(&net->topo, router) + (uint32_t)out_port] +=
+            (uint64_t)net->packet_size;
+    if (net->on_send)
+        net->on_send(net->on_send_ctx, net, router, out_port, index, arrival);
 }
 
 int network_log_injections(struct network *net)

@@ -1,6 +1,7 @@
 /* point: one simulation point (see point.h). */
 #include "point.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,6 +97,11 @@ enum sim_status point_run(const struct sim_config *cfg, const struct point_optio
     if (!sim)
         return out->status;
     enum sim_status status = point_status(sim, NULL, out);
+    char err[600];
+    if (sim_close_packet_log(sim, status == SIM_OK, err, sizeof err) != 0 && status == SIM_OK) {
+        out->status = status = SIM_NOMEM;
+        snprintf(out->message, sizeof out->message, "%s", err);
+    }
     if (status == SIM_OK && sim_summarize(sim, res) != 0) {
         out->status = status = SIM_NOMEM;
         snprintf(out->message, sizeof out->message, "cannot summarize the run (out of memory)");
@@ -112,5 +118,45 @@ enum sim_status point_run(const struct sim_config *cfg, const struct point_optio
             status = point_alone(cfg, j, opt, res, out);
     if (status == SIM_OK && cfg->sim.isolate && res->n_jobs)
         job_results_node_cycles_alone(res->jobs, res->n_jobs, &res->run);
+    return status;
+}
+
+/* Whether another run with a longer warm-up may make the point steady: the verdict was
+ * judged, said not steady, and extensions are left (never with closed-loop jobs: they start
+ * after the warm-up whatever its length). */
+static bool point_may_extend(const struct sim_config *cfg, const struct result *res, int done)
+{
+    if (!res->has_steady_state || res->steady_state.steady || res->steady_state.batches < 4 ||
+        done >= cfg->stats.extend_warmup)
+        return false;
+    for (int j = 0; j < cfg->n_jobs; j++)
+        if (job_is_closed_loop(&cfg->jobs[j]))
+            return false;
+    return cfg->sim.warmup_cycles < INT_MAX;
+}
+
+enum sim_status point_run_steady(struct sim_config *cfg, const struct point_options *opt,
+                                 struct result *res, struct point_outcome *out)
+{
+    int done = 0;
+    enum sim_status status;
+    for (;;) {
+        status = point_run(cfg, opt, res, out);
+        if (status != SIM_OK || !point_may_extend(cfg, res, done))
+            break;
+        /* The transient MSER-5 found, and at least the warm-up again and a batch of samples:
+         * a warm-up that was far too short gets there in a few runs. */
+        int64_t add = (int64_t)res->steady_state.truncation_cycles;
+        if (add < cfg->sim.warmup_cycles)
+            add = cfg->sim.warmup_cycles;
+        if (add < 5 * cfg->stats.sample_cycles)
+            add = 5 * cfg->stats.sample_cycles;
+        int64_t warmup = cfg->sim.warmup_cycles + add;
+        cfg->sim.warmup_cycles = warmup < INT_MAX ? warmup : INT_MAX;
+        done++;
+        result_free(res);
+    }
+    if (status == SIM_OK)
+        res->steady_state.warmup_extensions = done;
     return status;
 }

@@ -664,6 +664,196 @@ static const struct result_field result_run_fields[] = {
 static const struct result_section result_run_section = {"run", "struct result", result_run_fields,
                                                          RESULT_SCHEMA_COUNT(result_run_fields)};
 
+/* ---- the time series, the steady-state verdict and link load (stats.*) ---- */
+
+static bool result_schema_no_series(const void *result)
+{
+    return !((const struct result *)result)->series.on;
+}
+
+static bool result_schema_no_steady_state(const void *result)
+{
+    return !((const struct result *)result)->has_steady_state;
+}
+
+static bool result_schema_no_link_load(const void *result)
+{
+    return !((const struct result *)result)->link_load.on;
+}
+
+static bool result_schema_no_series_jobs(const void *series)
+{
+    return ((const struct result_series *)series)->n_jobs == 0;
+}
+
+static const void *result_schema_locate_series(const void *result)
+{
+    return &((const struct result *)result)->series;
+}
+
+static const void *result_schema_locate_steady_state(const void *result)
+{
+    return &((const struct result *)result)->steady_state;
+}
+
+static const struct result_field result_series_job_fields[] = {
+    {"name", RESULT_STRING, "", "the job's name", RESULT_AT(struct result_series_job, name)},
+    {"accepted", RESULT_NUMBER_ARRAY, "phits/node/cycle",
+     "phits of its packets delivered in each sample / (its nodes * the sample's cycles)",
+     RESULT_ARRAY_AT(struct result_series_job, accepted, n)},
+    {"delivered", RESULT_COUNT_ARRAY, "packets", "its packets delivered in each sample",
+     RESULT_ARRAY_AT(struct result_series_job, delivered, n)},
+    {"messages_delivered", RESULT_COUNT_ARRAY, "messages",
+     "its messages whose last packet arrived in each sample",
+     RESULT_ARRAY_AT(struct result_series_job, messages_delivered, n)},
+    {"iterations", RESULT_COUNT_ARRAY, "iterations",
+     "closed loop: iterations every rank had completed at the end of each sample, since the "
+     "window's start (0 for open-loop jobs)",
+     RESULT_ARRAY_AT(struct result_series_job, iterations, n)},
+};
+
+static const struct result_section result_series_job_section = {
+    "series_job", "struct result_series_job", result_series_job_fields,
+    RESULT_SCHEMA_COUNT(result_series_job_fields)};
+
+static const struct result_field result_series_fields[] = {
+    {"sample_cycles", RESULT_COUNT, "cycles", "stats.sample_cycles: the length of a sample",
+     RESULT_AT(struct result_series, sample_cycles)},
+    {"end_cycle", RESULT_COUNT_ARRAY, "cycles",
+     "the cycle each sample ends at (exclusive, counted from the run's start); the first "
+     "starts with the window, the last may be shorter",
+     RESULT_ARRAY_AT(struct result_series, end_cycle, n)},
+    {"offered", RESULT_NUMBER_ARRAY, "phits/node/cycle", "load.offered over each sample",
+     RESULT_ARRAY_AT(struct result_series, offered, n)},
+    {"injected", RESULT_NUMBER_ARRAY, "phits/node/cycle", "load.injected over each sample",
+     RESULT_ARRAY_AT(struct result_series, injected, n)},
+    {"accepted", RESULT_NUMBER_ARRAY, "phits/node/cycle", "load.accepted over each sample",
+     RESULT_ARRAY_AT(struct result_series, accepted, n)},
+    {"delivered", RESULT_COUNT_ARRAY, "packets", "packets delivered in each sample",
+     RESULT_ARRAY_AT(struct result_series, delivered, n)},
+    {"latency_mean", RESULT_NUMBER_ARRAY, "cycles",
+     "mean latency of the packets delivered in each sample (0: none)",
+     RESULT_ARRAY_AT(struct result_series, latency_mean, n)},
+    {"latency_p99", RESULT_NUMBER_ARRAY, "cycles",
+     "99th percentile, exact, of the latencies of the packets delivered in each sample (0: none)",
+     RESULT_ARRAY_AT(struct result_series, latency_p99, n)},
+    {"in_flight", RESULT_COUNT_ARRAY, "packets",
+     "packets in injection queues, buffers and links at the end of each sample",
+     RESULT_ARRAY_AT(struct result_series, in_flight, n)},
+    {"jobs", RESULT_OBJECT_ARRAY, "", "per job, in the order of the config's jobs, its progress",
+     RESULT_OBJECTS_AT(struct result_series, jobs, n_jobs), .section = &result_series_job_section,
+     .absent_when = result_schema_no_series_jobs, .absent_meaning = "without jobs"},
+};
+
+static const struct result_section result_series_section = {
+    "series", "struct result_series", result_series_fields,
+    RESULT_SCHEMA_COUNT(result_series_fields)};
+
+static const struct result_field result_steady_state_fields[] = {
+    {"test", RESULT_STRING, "", "the stationarity test: \"MSER-5\" on accepted load and mean latency",
+     RESULT_AT(struct result_steady_state, test)},
+    {"steady", RESULT_BOOL, "",
+     "the window is stationary: cutting the transient MSER-5 finds at its start moves neither "
+     "accepted load nor mean latency by more than stats.steady_tolerance with a z above 3 "
+     "(false: not judged with fewer than 20 full samples)",
+     RESULT_AT(struct result_steady_state, steady)},
+    {"saturated", RESULT_BOOL, "",
+     "accepted load below offered by more than stats.saturation_tolerance of it, after the "
+     "transient",
+     RESULT_AT(struct result_steady_state, saturated)},
+    {"reason", RESULT_STRING, "", "the verdict in words",
+     RESULT_AT(struct result_steady_state, reason)},
+    {"samples", RESULT_COUNT, "samples", "full samples of the window (a shorter last one is left out)",
+     RESULT_AT(struct result_steady_state, samples)},
+    {"batches", RESULT_COUNT, "", "batches of 5 samples MSER-5 reads",
+     RESULT_AT(struct result_steady_state, batches)},
+    {"truncation_samples", RESULT_COUNT, "samples",
+     "the transient: samples MSER-5 cuts at the window's start",
+     RESULT_AT(struct result_steady_state, truncation_samples)},
+    {"truncation_cycles", RESULT_COUNT, "cycles", "the same in cycles",
+     RESULT_AT(struct result_steady_state, truncation_cycles)},
+    {"accepted_bias", RESULT_NUMBER, "",
+     "|accepted load over the batches - over those after the transient| / the latter",
+     RESULT_AT(struct result_steady_state, accepted_bias)},
+    {"latency_bias", RESULT_NUMBER, "", "the same for the mean latency",
+     RESULT_AT(struct result_steady_state, latency_bias)},
+    {"accepted_z", RESULT_NUMBER, "",
+     "|mean of the cut batches' accepted load - the rest's| / its standard error from the "
+     "rest's spread (a stationary series: below 3; 999 when the rest does not vary)",
+     RESULT_AT(struct result_steady_state, accepted_z)},
+    {"latency_z", RESULT_NUMBER, "", "the same for the batches' mean latency",
+     RESULT_AT(struct result_steady_state, latency_z)},
+    {"offered", RESULT_NUMBER, "phits/node/cycle", "offered load after the transient",
+     RESULT_AT(struct result_steady_state, offered)},
+    {"accepted", RESULT_NUMBER, "phits/node/cycle", "accepted load after the transient",
+     RESULT_AT(struct result_steady_state, accepted)},
+    {"shortfall", RESULT_NUMBER, "", "1 - accepted / offered after the transient",
+     RESULT_AT(struct result_steady_state, shortfall)},
+    {"in_flight_growth", RESULT_NUMBER, "packets/cycle",
+     "packets in flight at the last full sample's end minus at the transient's end, per cycle",
+     RESULT_AT(struct result_steady_state, in_flight_growth)},
+    {"warmup_cycles", RESULT_COUNT, "cycles", "the warm-up this run had",
+     RESULT_AT(struct result_steady_state, warmup_cycles)},
+    {"warmup_extensions", RESULT_COUNT, "",
+     "times stats.extend_warmup lengthened the warm-up before this run",
+     RESULT_AT(struct result_steady_state, warmup_extensions)},
+};
+
+static const struct result_section result_steady_state_section = {
+    "steady_state", "struct result_steady_state", result_steady_state_fields,
+    RESULT_SCHEMA_COUNT(result_steady_state_fields)};
+
+static const struct result_field result_link_class_fields[] = {
+    {"links", RESULT_COUNT, "links", "output links of the class (one per direction)",
+     RESULT_AT(struct result_link_class, links)},
+    {"mean", RESULT_NUMBER, "phits/cycle", "mean over its links of phits / measured cycles",
+     RESULT_AT(struct result_link_class, mean)},
+    {"max", RESULT_NUMBER, "phits/cycle", "the most loaded link's",
+     RESULT_AT(struct result_link_class, max)},
+    {"jain", RESULT_NUMBER, "",
+     "Jain's index of its links' phits: (sum x)^2 / (n sum x^2), 1 = even, 1/n = one link",
+     RESULT_AT(struct result_link_class, jain)},
+    {"from", RESULT_COUNT_ARRAY, "", "each link's router, in router and port order",
+     RESULT_ARRAY_AT(struct result_link_class, from, links)},
+    {"to", RESULT_COUNT_ARRAY, "", "the router it reaches (node links: the node)",
+     RESULT_ARRAY_AT(struct result_link_class, to, links)},
+    {"phits", RESULT_COUNT_ARRAY, "phits",
+     "phits each link started carrying in the window (a packet's phits when its head leaves)",
+     RESULT_ARRAY_AT(struct result_link_class, phits, links)},
+};
+
+static const struct result_section result_link_class_section = {
+    "link_class", "struct result_link_class", result_link_class_fields,
+    RESULT_SCHEMA_COUNT(result_link_class_fields)};
+
+static const void *result_schema_locate_node_links(const void *result)
+{
+    return &((const struct result *)result)->link_load.classes[0];
+}
+
+static const void *result_schema_locate_local_links(const void *result)
+{
+    return &((const struct result *)result)->link_load.classes[1];
+}
+
+static const void *result_schema_locate_global_links(const void *result)
+{
+    return &((const struct result *)result)->link_load.classes[2];
+}
+
+static const struct result_field result_link_load_fields[] = {
+    {"node", RESULT_OBJECT, "", "the links from routers to their nodes (ejection)",
+     .section = &result_link_class_section, .locate = result_schema_locate_node_links},
+    {"local", RESULT_OBJECT, "", "the local links", .section = &result_link_class_section,
+     .locate = result_schema_locate_local_links},
+    {"global", RESULT_OBJECT, "", "the global links", .section = &result_link_class_section,
+     .locate = result_schema_locate_global_links},
+};
+
+static const struct result_section result_link_load_section = {
+    "link_load", "struct result", result_link_load_fields,
+    RESULT_SCHEMA_COUNT(result_link_load_fields)};
+
 /* ---- the document ---- */
 
 static const struct result_field result_document_fields[] = {
@@ -689,6 +879,17 @@ static const struct result_field result_document_fields[] = {
     {"jobs", RESULT_OBJECT_ARRAY, "", "one object per job, in the order of the config's jobs",
      RESULT_OBJECTS_AT(struct result, jobs, n_jobs), .section = &result_job_section,
      .absent_when = result_schema_no_jobs, .absent_meaning = "without jobs"},
+    {"series", RESULT_OBJECT, "", "the measurement window sample by sample",
+     .section = &result_series_section, .locate = result_schema_locate_series,
+     .absent_when = result_schema_no_series, .absent_meaning = "with stats.sample_cycles = 0"},
+    {"steady_state", RESULT_OBJECT, "",
+     "whether the window is stationary and the point saturated, from the series",
+     .section = &result_steady_state_section, .locate = result_schema_locate_steady_state,
+     .absent_when = result_schema_no_steady_state,
+     .absent_meaning = "with stats.sample_cycles = 0"},
+    {"link_load", RESULT_OBJECT, "phits", "phits every link carried in the window, by class",
+     .section = &result_link_load_section, .absent_when = result_schema_no_link_load,
+     .absent_meaning = "unless stats.link_load"},
     {"timing", RESULT_OBJECT, "",
      "speed of the run: the only part that is not a function of the config",
      .section = &result_timing_section, .measured = true},

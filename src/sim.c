@@ -32,6 +32,24 @@ static int sim_init_parts(struct sim *sim, char *err, int err_len)
         snprintf(err, (size_t)err_len, "cannot initialise pattern '%s'", sim->pattern->name);
         return -1;
     }
+    if (cfg->stats.sample_cycles > 0) {
+        sim->next_sample = (uint64_t)cfg->sim.warmup_cycles + (uint64_t)cfg->stats.sample_cycles;
+        if (stats_init_series(&sim->stats, (uint64_t)cfg->stats.sample_cycles, cfg->n_jobs)) {
+            snprintf(err, (size_t)err_len, "out of memory");
+            return -1;
+        }
+    }
+    if (cfg->stats.link_load && network_count_link_load(&sim->net) != 0) {
+        snprintf(err, (size_t)err_len, "out of memory");
+        return -1;
+    }
+    /* The packet log follows the run itself; a job run alone (--isolate) leaves it be. */
+    if (cfg->stats.packet_log[0] && sim->isolate < 0) {
+        sim->packet_log = packet_log_open(cfg, err, err_len);
+        if (!sim->packet_log)
+            return -1;
+        packet_log_attach(sim->packet_log, &sim->net);
+    }
     if (!cfg->n_jobs)
         return 0;
     sim->workload = workload_create(&sim->net, sim->isolate, err, err_len);
@@ -84,6 +102,7 @@ void sim_destroy(struct sim *sim)
         sim->pattern->destroy(&sim->pattern_run);
     workload_destroy(sim->workload);
     sim->workload = NULL;
+    sim_close_packet_log(sim, false, NULL, 0);
     stats_free(&sim->stats);
     network_destroy(&sim->net);
     free(sim);
@@ -135,6 +154,8 @@ static void sim_deliver(struct sim *sim, uint32_t index)
     }
     if (sim->workload)
         workload_packet_delivered(sim->workload, net, index, now - pk->gen_cycle);
+    if (sim->packet_log)
+        packet_log_delivered(sim->packet_log, net, index);
     network_release(net, index);
 }
 
@@ -396,10 +417,28 @@ static bool sim_counts_decisions(const struct sim *sim)
     return sim->net.routing->reports_decisions;
 }
 
+int sim_close_packet_log(struct sim *sim, bool ok, char *err, int err_len)
+{
+    char scratch[8];
+    struct packet_log *log = sim->packet_log;
+    sim->packet_log = NULL;
+    if (log) {
+        sim->net.on_hop = NULL;
+        sim->net.on_send = NULL;
+        sim->net.observe_sends = sim->net.link_phits != NULL;
+    }
+    return packet_log_close(log, ok, err ? err : scratch, err ? err_len : (int)sizeof scratch);
+}
+
 int sim_summarize(const struct sim *sim, struct result *res)
 {
     const struct network *net = &sim->net;
     struct stats_view run = {
+        .link_phits = net->link_phits,
+        .workload = sim->workload,
+        .steady_tolerance = sim->cfg->stats.steady_tolerance,
+        .saturation_tolerance = sim->cfg->stats.saturation_tolerance,
+        .warmup_cycles = (uint64_t)sim->cfg->sim.warmup_cycles,
         .topo = &net->topo,
         .counts = &net->counts,
         .stats = &sim->stats,
@@ -479,16 +518,60 @@ static void sim_skip_idle(struct sim *sim)
     net->measuring = next - 1 >= (uint64_t)sim->cfg->sim.warmup_cycles;
 }
 
+/* The time series: one sample per boundary the clock reached (several when it jumped over
+ * idle cycles, in which no counter moved), taken between cycles. */
+static void sim_take_samples(struct sim *sim, uint64_t until)
+{
+    struct network *net = &sim->net;
+    struct stats *st = &sim->stats;
+    if (!sim->window_seen && net->cycle >= (uint64_t)sim->cfg->sim.warmup_cycles) {
+        st->in_flight_at_window_start = net->in_network; /* the clock is at the window's start
+                                                           * or jumped there over idle cycles */
+        sim->window_seen = true;
+    }
+    while (sim->next_sample <= until && net->status == SIM_OK) {
+        struct stats_sample_view view = {
+            .cycle = sim->next_sample,
+            .counts = &net->counts,
+            .in_network = net->in_network,
+            .packet_size = net->packet_size,
+            .workload = sim->workload,
+        };
+        if (stats_take_sample(st, &view) != 0)
+            net->status = SIM_NOMEM;
+        sim->next_sample += st->sample_cycles;
+    }
+}
+
+/* The end of a run: the last sample, shorter when the window ends inside it. */
+static void sim_end_samples(struct sim *sim)
+{
+    struct network *net = &sim->net;
+    uint64_t last = sim->next_sample - sim->stats.sample_cycles;
+    if (net->status != SIM_OK || net->cycle <= last)
+        return;
+    sim->next_sample = net->cycle;
+    sim_take_samples(sim, net->cycle);
+}
+
 enum sim_status sim_run(struct sim *sim, void (*progress)(const struct progress_view *, void *),
                         void *ctx)
 {
     struct network *net = &sim->net;
+    bool series = sim->stats.sample_cycles > 0;
+    if (series)
+        sim_take_samples(sim, net->cycle);
     while (net->cycle < sim->total_cycles && net->status == SIM_OK) {
         if (sim->stop && *sim->stop)
             return net->status = SIM_STOPPED;
         uint64_t before = net->cycle;
         sim_step(sim);
         sim_skip_idle(sim);
+        if (series)
+            sim_take_samples(sim, net->cycle);
+        if (sim->packet_log && packet_log_due(sim->packet_log) &&
+            packet_log_flush(sim->packet_log) != 0)
+            net->status = SIM_NOMEM;
         if (progress && (net->cycle >> 8) != (before >> 8)) {
             struct progress_view view = sim_progress_view(sim);
             progress(&view, ctx);
@@ -498,6 +581,8 @@ enum sim_status sim_run(struct sim *sim, void (*progress)(const struct progress_
     }
     sim->capped = sim->workload && sim->workload->has_closed && !workload_finished(sim->workload) &&
                   net->status == SIM_OK && net->cycle >= sim->total_cycles;
+    if (series)
+        sim_end_samples(sim);
     if (net->status == SIM_NOMEM)
         snprintf(net->message, sizeof net->message, "out of memory at cycle %" PRIu64, net->cycle);
     return net->status;

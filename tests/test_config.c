@@ -328,7 +328,7 @@ static const struct bad_file bad_files[] = {
     {"trafic = { load = 0.5; };\n", "{F}:1: trafic: unknown group (did you mean 'traffic'?)"},
     {"network = { x = 1; };\n",
      "{F}:1: network: unknown group (expected one of: sim, topology, links, buffers, router, "
-     "vcs, routing, traffic)"},
+     "vcs, routing, traffic, stats)"},
     {"traffic = { load = \"high\"; };\n",
      "{F}:1: traffic.load: expected a number, got a string ('high')"},
     {"topology = { p = 2.5; };\n", "{F}:1: topology.p: expected an integer, got a number (2.5)"},

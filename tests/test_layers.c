@@ -33,6 +33,8 @@ static const char *const job_result_owns[] = {"job_result", "job_result_view", "
                                               NULL};
 static const char *const invariants_owns[] = {"recount", NULL};
 static const char *const progress_owns[] = {"progress", "progress_view", NULL};
+static const char *const packet_log_owns[] = {"packet_log", "packet_log_trace", "packet_log_hop",
+                                              NULL};
 static const char *const sim_owns[] = {"sim", NULL};
 
 enum { LAYER_BASE, LAYER_NETWORK, LAYER_ACTORS, LAYER_OBSERVERS, LAYER_LOOP };
@@ -45,6 +47,7 @@ static const struct layer_module layer_modules[] = {
     {"stats", "src/stats.c", LAYER_OBSERVERS, "job_result", stats_owns},
     {"invariants", "src/invariants.c", LAYER_OBSERVERS, NULL, invariants_owns},
     {"progress", "src/progress.c", LAYER_OBSERVERS, NULL, progress_owns},
+    {"packet_log", "src/packet_log.c", LAYER_OBSERVERS, NULL, packet_log_owns},
     {"sim", "src/sim.c", LAYER_LOOP, NULL, sim_owns},
 };
 enum { LAYER_MODULES = sizeof layer_modules / sizeof layer_modules[0] };

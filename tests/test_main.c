@@ -21,6 +21,7 @@ static const struct {
     {"arbiter", test_arbiter_register},
     {"sim", test_sim_register},
     {"stats", test_stats_register},
+    {"observe", test_observe_register},
     {"json", test_json_register},
     {"config", test_config_register},
     {"aliases", test_aliases_register},

@@ -37,6 +37,7 @@ int test_requests_register(void);
 int test_job_inputs_register(void);
 int test_layering_register(void);
 int test_layers_register(void);
+int test_observe_register(void);
 
 /* A config with defaults and the given overrides ("topology.h=2", ...) applied in order,
  * validated; aborts the test run on error. */

@@ -152,10 +152,13 @@ static char *slurm_script(const struct sweep *sw, const struct slurm_paths *p,
             snprintf(text + used, len - (size_t)used, "#SBATCH --partition=%s\n", opt->partition);
     if (opt->time)
         used += snprintf(text + used, len - (size_t)used, "#SBATCH --time=%s\n", opt->time);
+    char extend[48] = "";
+    if (opt->extend_warmup > 0)
+        snprintf(extend, sizeof extend, " --extend-warmup %d", opt->extend_warmup);
     snprintf(text + used, len - (size_t)used,
              "exec %s sweep %s -o %s --task-index \"$SLURM_ARRAY_TASK_ID\" "
-             "--points-per-task %d --quiet\n",
-             self, sweep, dir, per_task);
+             "--points-per-task %d --quiet%s\n",
+             self, sweep, dir, per_task, extend);
     return text;
 }
 

@@ -712,6 +712,19 @@ int sweep_init_single(struct sweep *sw, const char *name, const char *config,
     return 0;
 }
 
+int sweep_add_override(struct sweep *sw, const char *override)
+{
+    struct sweep_setting *set = realloc(sw->set, (size_t)(sw->n_set + 1) * sizeof *set);
+    if (!set)
+        return -1;
+    sw->set = set;
+    set[sw->n_set] = (struct sweep_setting){.override = strdup(override), .line = 0};
+    if (!set[sw->n_set].override)
+        return -1;
+    sw->n_set++;
+    return 0;
+}
+
 static void sweep_free_settings(struct sweep_setting *list, int n)
 {
     for (int i = 0; i < n; i++)

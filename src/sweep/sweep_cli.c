@@ -23,11 +23,15 @@ enum sweep_cli_exit { SWEEP_EXIT_OK = 0, SWEEP_EXIT_FAILED = 1, SWEEP_EXIT_BAD_I
 
 #define SWEEP_CLI_HELP_EXIT (-1) /* --help printed: exit 0 */
 
+/* The most warm-up extensions --extend-warmup takes (the setting's range). */
+enum { SWEEP_CLI_EXTEND_MAX = 20 };
+
 /* The parsed command line. */
 struct sweep_cli {
     const char *command, *input, *output, *self;
     int jobs, per_task, task_index;
     bool list, slurm, dry_run, quiet, has_tolerance, has_resolution;
+    int extend_warmup; /* --extend-warmup N: stats.extend_warmup for every point (0: none) */
     const char *partition, *time;
     const char **sets;
     int n_sets;
@@ -35,7 +39,7 @@ struct sweep_cli {
 };
 
 const char sweep_cli_synopsis[] =
-    "       dfsim sweep SWEEP [--jobs N] [-o DIR] [--list] [--quiet]\n"
+    "       dfsim sweep SWEEP [--jobs N] [-o DIR] [--list] [--quiet] [--extend-warmup N]\n"
     "       dfsim sweep SWEEP --slurm [--partition P] [--time T] [--points-per-task K]\n"
     "                   [--dry-run] [-o DIR] [--quiet]\n"
     "       dfsim merge DIR\n"
@@ -49,7 +53,9 @@ const char sweep_cli_help[] =
     "              Slurm job array (--slurm); points already in DIR (default\n"
     "              results/<sweep name>/) are skipped, then DIR/sweep.json is rebuilt;\n"
     "              --list prints the points without running them; --dry-run (with --slurm)\n"
-    "              only writes DIR/slurm.sbatch\n"
+    "              only writes DIR/slurm.sbatch; --extend-warmup N reruns a point that is not\n"
+    "              steady with a longer warm-up, up to N times (= stats.extend_warmup = N in\n"
+    "              the sweep file's set; the points need stats.sample_cycles > 0)\n"
     "  merge       rebuild DIR/sweep.json from the point documents of DIR\n"
     "  saturation  bisection over traffic.load for the highest load whose accepted load is\n"
     "              within --tolerance (default 0.05) of the offered one, on multiples of\n"
@@ -135,6 +141,13 @@ static int sweep_cli_sweep_option(char **argv, int argc, int *i, struct sweep_cl
         return sweep_cli_int(arg, v, 0, &cli->task_index);
     if (sweep_cli_value(argv, argc, i, NULL, "--partition", &v))
         return sweep_cli_string(arg, v, &cli->partition);
+    if (sweep_cli_value(argv, argc, i, NULL, "--extend-warmup", &v)) {
+        int rc = sweep_cli_int(arg, v, 1, &cli->extend_warmup);
+        if (rc == SWEEP_EXIT_OK && cli->extend_warmup > SWEEP_CLI_EXTEND_MAX)
+            return sweep_cli_usage("%s needs an integer in [1, %d] (got '%s')", arg,
+                                   SWEEP_CLI_EXTEND_MAX, v);
+        return rc;
+    }
     if (sweep_cli_value(argv, argc, i, NULL, "--time", &v))
         return sweep_cli_string(arg, v, &cli->time);
     bool *flag = strcmp(arg, "--list") == 0      ? &cli->list
@@ -386,7 +399,8 @@ static int sweep_cli_run(const struct sweep_cli *cli, const struct sweep *sw,
     }
     if (cli->slurm) {
         struct slurm_options opt = {cli->partition, cli->time,  cli->per_task,
-                                    cli->dry_run,   cli->quiet, cli->self};
+                                    cli->dry_run,   cli->quiet, cli->self,
+                                    cli->extend_warmup};
         rc = slurm_sweep(sw, grid, missing, n, dir, &opt);
     } else {
         rc = sweep_cli_local(cli, sw, grid, dir, missing, n);
@@ -404,7 +418,19 @@ static int sweep_cli_sweep(const struct sweep_cli *cli)
         fprintf(stderr, "%s\n", err);
         return SWEEP_EXIT_BAD_INPUT;
     }
+    /* --extend-warmup N: a setting of every point, part of its hash like any other (Slurm
+     * tasks get the option too, so they find the same points). */
+    char extend[64];
+    snprintf(extend, sizeof extend, "stats.extend_warmup=%d", cli->extend_warmup);
+    if (cli->extend_warmup > 0 && sweep_add_override(&sw, extend) != 0) {
+        fprintf(stderr, "dfsim: out of memory\n");
+        sweep_free(&sw);
+        return SWEEP_EXIT_FAILED;
+    }
     int rc = sweep_cli_prepare(&sw, &grid);
+    if (rc == SWEEP_EXIT_BAD_INPUT && cli->extend_warmup > 0)
+        fprintf(stderr, "  (--extend-warmup %d is --set stats.extend_warmup=%d on every point)\n",
+                cli->extend_warmup, cli->extend_warmup);
     if (rc == SWEEP_EXIT_OK) {
         sweep_cli_dir(cli, &sw, dir, sizeof dir);
         if (cli->list)

@@ -55,7 +55,15 @@ static int sweep_run_simulate(const struct sim_config *cfg, const cJSON *meta, c
     const struct point_options opt = {.progress = false};
     struct result res;
     struct point_outcome outcome;
-    enum sim_status status = point_run(cfg, &opt, &res, &outcome);
+    /* A copy: stats.extend_warmup may lengthen its warm-up, and the document says so. */
+    struct sim_config *run = malloc(sizeof *run);
+    if (!run) {
+        fprintf(stderr, "dfsim: out of memory\n");
+        return SWEEP_RUN_FAILED;
+    }
+    *run = *cfg;
+    cfg = run;
+    enum sim_status status = point_run_steady(run, &opt, &res, &outcome);
     int rc;
     if (status == SIM_DEADLOCK || status == SIM_INVARIANT) {
         fprintf(stderr, "dfsim: %s\n", outcome.message);
@@ -67,6 +75,7 @@ static int sweep_run_simulate(const struct sim_config *cfg, const cJSON *meta, c
         rc = sweep_run_write(cfg, &res, meta, dir, file, out);
     }
     result_free(&res);
+    free(run);
     return rc;
 }
 

@@ -204,7 +204,16 @@ static double fuzz_run_bytes(const struct sim_config *cfg, const struct topology
     double cycles = (double)cfg->sim.warmup_cycles + (double)cfg->sim.measure_cycles;
     if (cfg->n_jobs && cfg->sim.max_cycles > cycles)
         cycles = (double)cfg->sim.max_cycles;
-    return buffers + 2 * delay * sizeof(struct event_bucket) + cycles * 4;
+    double bytes = buffers + 2 * delay * sizeof(struct event_bucket) + cycles * 4;
+    /* stats.*: the series' samples (arrays that double: twice their size at most) and second
+     * histogram, a counter per link. */
+    if (cfg->stats.sample_cycles > 0)
+        bytes += 2 * (cycles / (double)cfg->stats.sample_cycles + 1) *
+                     (sizeof(struct stats_sample) + cfg->n_jobs * sizeof(struct stats_job_sample)) +
+                 cycles * 4;
+    if (cfg->stats.link_load)
+        bytes += ports * 8;
+    return bytes;
 }
 
 /* Runs cfg as dfsim run does (point_run: the run, its summary and, with sim.isolate, each
@@ -271,7 +280,9 @@ int fuzz_run_input(const uint8_t *data, size_t size, char *why, size_t why_len)
     struct fuzz_loaded ld;
     if (fuzz_load(data, size, &ld, why, why_len) != 0)
         return -1;
-    /* Rejections are fuzz_config_input's to check. */
+    /* Rejections are fuzz_config_input's to check. A run writes no packet log: the fuzzer
+     * writes no file. */
+    ld.cfg.stats.packet_log[0] = '\0';
     int rc = ld.rc == 0 ? fuzz_check_run(&ld.cfg, why, why_len) : 0;
     fuzz_unload(&ld);
     return rc;
