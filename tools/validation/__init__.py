@@ -85,6 +85,13 @@ def diff_pct(dfsim, peer):
     return 100.0 * (dfsim - peer) / peer
 
 
+def check(metric, peer, dfsim, tol):
+    """One compared figure of a point: its values, their difference in %, and the tolerance in %
+    the quick test asserts (None: shown, not asserted)."""
+    return {"metric": metric, "peer": peer, "dfsim": dfsim, "diff_pct": diff_pct(dfsim, peer),
+            "tolerance_pct": tol}
+
+
 def generic_compare(module, point, doc):
     """Checks of one point for modules without compare(): see the module docstring."""
     figs = dfsim_figures(doc)

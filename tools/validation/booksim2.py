@@ -15,8 +15,7 @@ The speed set's k=8 row (a memory probe, not in the row files) is not compared.
 import os
 import statistics
 
-from validation import (diff_pct, dfsim_figures, num, overlay, read_csv,
-                        sampling_noise_pct, stats, write_table)
+from validation import (check, dfsim_figures, diff_pct, num, overlay, read_csv, sampling_noise_pct, stats, write_table)
 
 PEER = "booksim2"
 
@@ -138,16 +137,12 @@ def compare(point, doc):
             tol = TOLERANCES["accepted_saturated"]["pct"]
         else:
             tol = None  # UGAL past saturation: a known disagreement (README)
-        checks.append(_check("accepted", p["accepted"], f["accepted"], tol if same else None))
+        checks.append(check("accepted", p["accepted"], f["accepted"], tol if same else None))
     if not p["saturated"] and not p["knee"] and "latency" in f:
         tol = TOLERANCES["latency_ugal" if p["routing"].startswith("ugal") else "latency"]
-        checks.append(_check("latency", p["latency"], f["latency"], tol["pct"] if same else None))
+        checks.append(check("latency", p["latency"], f["latency"], tol["pct"] if same else None))
     return checks
 
-
-def _check(metric, peer, dfsim, tol):
-    return {"metric": metric, "peer": peer, "dfsim": dfsim, "diff_pct": diff_pct(dfsim, peer),
-            "tolerance_pct": tol}
 
 
 COLUMNS = [

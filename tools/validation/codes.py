@@ -33,7 +33,7 @@ import sys
 if __name__ == "__main__":  # run as a script: make `validation` importable
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from validation import (cell, diff_pct, num, overlay, read_csv, stats, write_table)
+from validation import (cell, check, diff_pct, num, overlay, read_csv, stats, write_table)
 
 PEER = "codes"
 CSV = "codes_dfplus.csv"
@@ -266,17 +266,13 @@ def compare(point, doc):
     checks = []
     if "accepted" in f:
         key = _tolerance(p)
-        checks.append(_check("accepted", p["accepted"], f["accepted"],
+        checks.append(check("accepted", p["accepted"], f["accepted"],
                              TOLERANCES[key]["pct"] if key else None))
-        checks.append(_check("latency_ns", p["latency_ns"], f["latency_ns"], None))
+        checks.append(check("latency_ns", p["latency_ns"], f["latency_ns"], None))
         if p["nonmin"] is not None and f.get("misrouted") is not None:
-            checks.append(_check("nonminimal", p["nonmin"], f["misrouted"], None))
+            checks.append(check("nonminimal", p["nonmin"], f["misrouted"], None))
     return checks
 
-
-def _check(metric, peer, dfsim, tol):
-    return {"metric": metric, "peer": peer, "dfsim": dfsim, "diff_pct": diff_pct(dfsim, peer),
-            "tolerance_pct": tol}
 
 
 CLASS_NOTE = {

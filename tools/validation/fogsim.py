@@ -20,8 +20,7 @@ restriction is translated into dfsim's terms (restriction() below).
 """
 import os
 
-from validation import (diff_pct, dfsim_figures, num, overlay, read_csv,
-                        sampling_noise_pct, stats, write_table)
+from validation import (check, dfsim_figures, diff_pct, num, overlay, read_csv, sampling_noise_pct, stats, write_table)
 
 PEER = "fogsim"
 CSV = "fogsim_h2_h3.csv"
@@ -178,17 +177,13 @@ def compare(point, doc):
     sat = p["saturated"]
     if "accepted" in f:
         tol = TOLERANCES["accepted_saturated" if sat and p["routing"] != "MIN" else "accepted"]
-        checks.append(_check("accepted", p["accepted"], f["accepted"],
+        checks.append(check("accepted", p["accepted"], f["accepted"],
                              tol["pct"] if same else None))
     if not sat and not p["knee"] and "latency" in f:
-        checks.append(_check("latency", p["latency"], f["latency"],
+        checks.append(check("latency", p["latency"], f["latency"],
                              TOLERANCES["latency"]["pct"] if same else None))
     return checks
 
-
-def _check(metric, peer, dfsim, tol):
-    return {"metric": metric, "peer": peer, "dfsim": dfsim, "diff_pct": diff_pct(dfsim, peer),
-            "tolerance_pct": tol}
 
 
 COLUMNS = [
