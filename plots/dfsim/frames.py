@@ -126,7 +126,7 @@ def _frame(rows, front):
     return df[cols + [c for c in df.columns if c not in cols]]
 
 
-def load(paths, jobs=False):
+def load(paths, jobs=False, saturation_steps=False):
     """A data frame of the result documents under `paths`.
 
     paths: a path or a list of them: result documents (`dfsim run -o`), sweep directories
@@ -141,6 +141,9 @@ def load(paths, jobs=False):
     `steady_state.steady`, `link_load.global.max`, `run.cycles`, ...). fairness.max_min is NaN
     where a router starved (the document's null).
 
+    saturation_steps=True keeps the steps of saturation searches (their load was chosen by
+    bisection; `sweep.saturation_step` is True on them), left out by default as in the figures.
+
     jobs=True: one row per job of the jobs documents (runs of conf/jobs/*.cfg) instead, see
     job_rows(): `job`, `runtime_cycles`, `slowdown.runtime` (with sim.isolate),
     `messages.latency.mean`, `latency.p99`, ...
@@ -153,6 +156,8 @@ def load(paths, jobs=False):
     others = [p for p in paths if p not in indexes]
     rows = []
     for path, doc in _documents(others) if others else ():
+        if "saturation" in (doc.get("sweep") or {}) and not saturation_steps:
+            continue
         if jobs:
             rows.extend(job_rows(doc, path))
         else:

@@ -77,6 +77,7 @@ def plot_load(df, by="routing", x="traffic.load", y=("load.accepted", "latency.m
     """
     import matplotlib
     import matplotlib.pyplot as plt
+    from matplotlib import ticker
 
     ys = [y] if isinstance(y, str) else list(y)
     bys = [by] if isinstance(by, str) else list(by)
@@ -137,6 +138,9 @@ def plot_load(df, by="routing", x="traffic.load", y=("load.accepted", "latency.m
                     handles.setdefault(_key_text(lv), h)
                 if m in logy:
                     ax.set_yscale("log")
+                    ax.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+                    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _p: "%g" % v))
+                    ax.yaxis.set_minor_formatter(ticker.NullFormatter())
                 if row == 0 and panels != "_panel":
                     ax.set_title("%s" % (pv,))
                 if row == nrows - 1:

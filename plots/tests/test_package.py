@@ -360,6 +360,31 @@ class TestScriptsNameTheSetting(unittest.TestCase):
                          ["UGAL-L/adaptive_0", "UGAL-L/adaptive_3"])
 
 
+class TestReadmeExample(unittest.TestCase):
+    def test_readme_python_example_runs(self):
+        """The README's Python example, as written, from a folder holding ./dfsim and conf/
+        (as the repository root before any run), with plots/ on the path as make python
+        puts it."""
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            text = f.read()
+        start = text.index("## Analysing results in Python")
+        block = text[text.index("```python\n", start) + 10:]
+        block = block[:block.index("```")]
+        self.assertIn("import dfsim", block)
+        self.assertLessEqual(len(block.strip().splitlines()), 5)
+        scratch = os.path.join(Data.root, "readme")
+        os.makedirs(scratch)
+        for name in ("dfsim", "conf"):
+            os.symlink(os.path.join(ROOT, name), os.path.join(scratch, name))
+        env = dict(os.environ, PYTHONPATH=PLOTS, MPLBACKEND="Agg")
+        proc = subprocess.run(["/usr/bin/python3", "-c", block], cwd=scratch, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertTrue(os.path.getsize(os.path.join(scratch, "load.png")) > 0)
+        self.assertIn("| variant | pattern |", proc.stdout)
+
+
 class TestImport(unittest.TestCase):
     def test_import_from_plots_folder_without_path_tricks(self):
         """`import dfsim` where plots/ is on the path (what make python's .pth file does)."""
