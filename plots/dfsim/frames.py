@@ -100,7 +100,10 @@ def job_rows(doc, path=None):
         row = dict(base)
         row.update(flatten(configs.get(job.get("name"), {}), "jobs[]."))
         row["job"] = job.get("name")
-        row.update(flatten({k: v for k, v in job.items() if k != "name"}))
+        for key, value in flatten({k: v for k, v in job.items() if k != "name"}).items():
+            # A job's own figures never hide a setting of the run (its "routing" section
+            # and routing.mechanism, say): those become "job.KEY".
+            row["job." + key if key in base else key] = value
         rows.append(row)
     return rows
 
@@ -251,17 +254,20 @@ def load_series(paths):
     return _frame(rows, ID_COLUMNS + ["sample"])
 
 
+# The groups of a config (conf/SETTINGS.md); "jobs[].KEY" are the settings of a job.
+CONFIG_GROUPS = {"sim", "topology", "links", "buffers", "router", "vcs", "routing", "traffic",
+                 "stats"}
+
+
 def setting_columns(df):
-    """The columns of df that are settings of the runs (those of the config), in order."""
-    skip = set(ID_COLUMNS) | {"job", "sample"}
-    metric_sections = {"dfsim", "network", "load", "packets", "latency", "hops", "misrouted",
-                       "fairness", "steady_state", "link_load", "run", "timing", "series",
-                       "sweep", "messages", "iterations", "slowdown"}
+    """The columns of df that are settings of the runs (from their configs), in order:
+    GROUP.KEY for the config's groups, jobs[].KEY, config.name and jobs (how many)."""
     out = []
     for c in df.columns:
-        if c in skip or c.split(".")[0] in metric_sections:
-            continue
-        out.append(c)
+        head, dot, _ = str(c).partition(".")
+        if (dot and head in CONFIG_GROUPS) or str(c).startswith("jobs[].") \
+                or c in ("config.name", "jobs"):
+            out.append(c)
     return out
 
 

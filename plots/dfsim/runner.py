@@ -67,17 +67,35 @@ def _call(args):
 
 def _config_file(config, tmp):
     if isinstance(config, dict):
-        return libconfig.dump(config, os.path.join(tmp, "config.cfg"))
+        return libconfig.dump(_absolute_paths(config), os.path.join(tmp, "python.cfg"))
     return os.fspath(config)
 
 
-def run(config, settings=None, out=None, options=()):
+# Settings that name files, taken by dfsim relative to the config file's folder: a dict config
+# is written in a temporary folder, so these are made absolute (from the current directory).
+_PATH_SETTINGS = {("stats", "packet_log"), ("jobs", "allocation_file")}
+
+
+def _absolute_paths(config):
+    config = libconfig.nest(config)
+    for group, key in _PATH_SETTINGS:
+        value = config.get(group)
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if isinstance(item, dict) and isinstance(item.get(key), str) and item[key] \
+                    and not os.path.isabs(item[key]):
+                item[key] = os.path.abspath(item[key])
+    return config
+
+
+def run(config, settings=None, out=None, options=(), name="python"):
     """Run one point and return its result document (a dict, src/METRICS.md).
 
     config: a config file (conf/default.cfg), a result document to rerun, or a dict of
     settings ({"topology": {"h": 2}, "routing.mechanism": "min"}: groups or dotted keys),
-    written to a libconfig file first (settings left out take dfsim's defaults; relative file
-    names inside it, such as jobs' allocation_file, are relative to the current directory).
+    written to a libconfig file NAME.cfg in a temporary folder (the document's config.name is
+    `name`; settings left out take dfsim's defaults; the relative file names of
+    stats.packet_log and jobs' allocation_file are taken from the current directory).
     settings: overrides as --set, a dict {"traffic.load": 0.3} or a list ["traffic.load=0.3"].
     out: where to keep the document (default: not kept). options: further arguments
     (["--isolate"]). Raises DfsimError with dfsim's message when dfsim refuses.
@@ -88,24 +106,15 @@ def run(config, settings=None, out=None, options=()):
     tmp = tempfile.mkdtemp(prefix="dfsim-py-")
     try:
         if isinstance(config, dict):
-            path = libconfig.dump(config, os.path.join(os.getcwd() if _writable(os.getcwd())
-                                                       else tmp, ".dfsim-py-%d.cfg" % os.getpid()))
+            path = libconfig.dump(_absolute_paths(config), os.path.join(tmp, name + ".cfg"))
         else:
             path = os.fspath(config)
         target = os.fspath(out) if out else os.path.join(tmp, "result.json")
-        try:
-            _call(["run", path, "--quiet", "-o", target] + _set_args(settings) + list(options))
-        finally:
-            if isinstance(config, dict):
-                os.unlink(path)
+        _call(["run", path, "--quiet", "-o", target] + _set_args(settings) + list(options))
         with open(target, encoding="utf-8") as f:
             return json.load(f)
     finally:
         shutil.rmtree(tmp, True)
-
-
-def _writable(d):
-    return os.access(d, os.W_OK)
 
 
 def info(config, settings=None, origins=True):

@@ -6,7 +6,6 @@ The documents are made here by the real ./dfsim on the 72-node network of conf/d
 short windows (a few seconds in all)."""
 
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -244,6 +243,20 @@ class TestLibconfig(unittest.TestCase):
                                         "load": 0.1}])
         jdoc = dfsim.run(jobs)
         self.assertEqual([j["name"] for j in jdoc["jobs"]], ["a", "b"])
+        self.assertEqual(jdoc["config"]["name"], "python")
+        # A relative allocation file is read from the current directory.
+        cwd = os.getcwd()
+        os.chdir(Data.root)
+        try:
+            with open("alloc.txt", "w", encoding="utf-8") as f:
+                f.write("0-35\n")
+            jobs["jobs"][0] = dict(jobs["jobs"][0], placement="file",
+                                   allocation_file="alloc.txt")
+            adoc = dfsim.run(jobs, name="alloc")
+        finally:
+            os.chdir(cwd)
+        self.assertEqual(adoc["config"]["name"], "alloc")
+        self.assertEqual(adoc["jobs"][0]["ranks_to_nodes"], list(range(36)))
         with self.assertRaises(dfsim.DfsimError) as cm:
             dfsim.run(self.CONFIG, settings=["routing.mechanism=nonsense"])
         self.assertIn("nonsense", str(cm.exception))
