@@ -223,11 +223,13 @@ def _sweep_files(paths):
     return out
 
 
-def load_series(paths):
+def load_series(paths, jobs=False):
     """The time series of the documents run with stats.sample_cycles > 0 (src/METRICS.md,
     "series"): one row per sample and document, with the run's identity columns, `sample`
     (0, 1, ...) and the series' columns (`end_cycle`, `offered`, `accepted`, `latency_mean`,
-    `in_flight`, ...). Documents without series contribute no rows.
+    `in_flight`, ...). Documents without series contribute no rows. jobs=True: the jobs'
+    series instead (series.jobs of jobs documents), one row per sample and job: `job`,
+    `sample`, `end_cycle` and the job's columns (`accepted`, `delivered`, `iterations`, ...).
 
         >>> s = dfsim.load_series("results/run.json")
         >>> s.plot(x="end_cycle", y="accepted")
@@ -238,20 +240,31 @@ def load_series(paths):
         if not isinstance(series, dict):
             continue
         ident = _identity(doc, path)
-        columns = {k: v for k, v in series.items() if isinstance(v, list)}
-        scalars = {k: v for k, v in series.items() if not isinstance(v, (list, dict))}
-        length = max((len(v) for v in columns.values()), default=0)
-        for i in range(length):
-            row = dict(ident)
-            row.update({"series." + k: v for k, v in scalars.items()})
-            row["sample"] = i
-            for k, v in columns.items():
-                row[k] = v[i] if i < len(v) else None
-            rows.append(row)
+        scalars = {"series." + k: v for k, v in series.items()
+                   if not isinstance(v, (list, dict))}
+        columns = {k: v for k, v in series.items() if isinstance(v, list) and k != "jobs"}
+        if not jobs:
+            rows.extend(_sample_rows(dict(ident, **scalars), columns))
+            continue
+        for job in series.get("jobs") or []:
+            cols = {k: v for k, v in job.items() if isinstance(v, list)}
+            if "end_cycle" in columns:
+                cols = dict({"end_cycle": columns["end_cycle"]}, **cols)
+            rows.extend(_sample_rows(dict(ident, job=job.get("name"), **scalars), cols))
     if not rows:
-        raise dr.ResultError("no time series in %s (run with stats.sample_cycles > 0)"
-                             % ", ".join(_expand(paths)))
-    return _frame(rows, ID_COLUMNS + ["sample"])
+        raise dr.ResultError("no %stime series in %s (run with stats.sample_cycles > 0)"
+                             % ("job " if jobs else "", ", ".join(_expand(paths))))
+    return _frame(rows, ID_COLUMNS + ["job", "sample"])
+
+
+def _sample_rows(base, columns):
+    length = max((len(v) for v in columns.values()), default=0)
+    for i in range(length):
+        row = dict(base)
+        row["sample"] = i
+        for k, v in columns.items():
+            row[k] = v[i] if i < len(v) else None
+        yield row
 
 
 # The groups of a config (conf/SETTINGS.md); "jobs[].KEY" are the settings of a job.

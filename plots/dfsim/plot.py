@@ -85,6 +85,10 @@ def plot_load(df, by="routing", x="traffic.load", y=("load.accepted", "latency.m
         if c not in df.columns:
             raise KeyError("%s: no such column (columns: %s)" % (c, ", ".join(df.columns)))
     df = df.copy()
+    for c in bys + ([panels] if panels else []):
+        if df[c].isna().any():  # documents without the setting: a line "-" of their own
+            df[c] = [("-" if v != v else int(v) if isinstance(v, float) and v.is_integer()
+                      else v) for v in df[c]]
     if panels is None:
         df["_panel"] = ""
         panels = "_panel"

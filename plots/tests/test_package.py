@@ -66,7 +66,8 @@ class Data:
                           TINY + ["stats.sample_cycles=100", "stats.link_load=true"])
         os.makedirs(os.path.join(r, "jobs"))
         cls.jobs = _run(os.path.join(r, "jobs", "jobs.json"),
-                        ["sim.warmup_cycles=500", "sim.measure_cycles=1000", "sim.isolate=true"],
+                        ["sim.warmup_cycles=500", "sim.measure_cycles=1000", "sim.isolate=true",
+                         "stats.sample_cycles=250"],
                         os.path.join(ROOT, "conf", "jobs", "interference_small.cfg"))
         sweep = os.path.join(r, "pkg.cfg")
         with open(sweep, "w", encoding="utf-8") as f:
@@ -145,6 +146,13 @@ class TestLoad(unittest.TestCase):
             self.assertEqual(row["jobs[].placement"],
                              Data.jobs["config"]["jobs"][i]["placement"])
         self.assertIn("slowdown.runtime", df.columns)  # sim.isolate: the closed-loop app
+        # The jobs' own series (series.jobs), one row per job and sample.
+        s = dfsim.load_series(path, jobs=True)
+        for job in Data.jobs["series"]["jobs"]:
+            part = s[s["job"] == job["name"]]
+            self.assertEqual(list(part["accepted"]), job["accepted"])
+            self.assertEqual(list(part["end_cycle"]), Data.jobs["series"]["end_cycle"])
+        self.assertNotIn("jobs", dfsim.load_series(path).columns)
 
     def test_sweep_points_and_sweep_json(self):
         df = dfsim.load(Data.sweep_dir)
@@ -333,6 +341,13 @@ class TestPlots(unittest.TestCase):
         dfsim.plot_load(df, by="traffic.load", x="routing", y="hops.global", panels=None,
                         out=out)
         self.assertTrue(os.path.getsize(out) > 0)
+
+    def test_plot_by_a_setting_some_documents_lack(self):
+        """The plain run has no stats group: its line is "-"."""
+        df = dfsim.load(os.path.join(Data.root, "runs"))
+        fig = dfsim.plot_load(df, by="stats.sample_cycles", y="load.accepted", panels=None)
+        labels = [t.get_text() for t in fig.legends[0].get_texts()]
+        self.assertEqual(sorted(labels), ["-", "100"])
 
     def test_plot_names_the_settings_that_differ(self):
         df = dfsim.load(Data.sweep_dir)
