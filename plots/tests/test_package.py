@@ -423,6 +423,23 @@ class TestImport(unittest.TestCase):
                              check=True, universal_newlines=True).stdout
         self.assertEqual(out.strip(), "dfsim.frames")
 
+    def test_make_python_writes_the_pth_file(self):
+        """make python: a .pth file in the user site-packages (here a scratch PYTHONUSERBASE)
+        naming plots/, after which `import dfsim` works from any folder."""
+        base = os.path.join(Data.root, "userbase")
+        env = dict(os.environ, PYTHONUSERBASE=base)
+        env.pop("PYTHONPATH", None)
+        subprocess.run(["make", "-s", "--no-print-directory", "python"], cwd=ROOT, env=env,
+                       check=True, stdout=subprocess.DEVNULL)
+        site = subprocess.run(["/usr/bin/python3", "-m", "site", "--user-site"], env=env,
+                              stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
+        with open(os.path.join(site, "dfsim.pth"), encoding="utf-8") as f:
+            self.assertEqual(f.read().strip(), PLOTS)
+        out = subprocess.run(["/usr/bin/python3", "-c", "import dfsim; print(dfsim.__file__)"],
+                             cwd="/", env=env, stdout=subprocess.PIPE, check=True,
+                             universal_newlines=True).stdout
+        self.assertEqual(out.strip(), os.path.join(PLOTS, "dfsim", "__init__.py"))
+
 
 if __name__ == "__main__":
     unittest.main()
