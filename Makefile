@@ -29,7 +29,8 @@ help:
 	@echo "make readme     regenerate conf/SETTINGS.md's and results/README.md's tables"
 	@echo "make figures    the reference study's sweeps (h=6, hours) and plots into plots/out/"
 	@echo "make figures-quick  the same on h=3 in minutes (smoke test)"
-	@echo "make test-python    the plotting scripts' unit tests (part of make test)"
+	@echo "make test-python    the plotting scripts' and the Python package's unit tests (part of make test)"
+	@echo "make python     make \`import dfsim\` work for $(PYTHON): a .pth file naming plots/ (part of make demo)"
 	@echo "make validate   rerun the comparison with FOGSim, BookSim2 and CODES (results/validation/)"
 	@echo "make bench-peers  dfsim's speed on the points timed with BookSim2 and FOGSim (results/validation/speed/)"
 	@echo "make test-slurm the Slurm round trip of sweeps (one-node cluster; part of make test)"
@@ -89,7 +90,7 @@ test-unit: dfsim dfsim-san dfsim-test
 	    sh tools/test-group.sh counts test-unit ./dfsim-test
 
 demo: deps
-	@$(MAKE) --no-print-directory dfsim
+	@$(MAKE) --no-print-directory dfsim python
 	./dfsim run conf/default.cfg
 
 bench: dfsim
@@ -187,7 +188,17 @@ soak: dfsim
 # make test-python    the unittest suite of plots/ (builds tiny results with ./dfsim)
 PYTHON ?= /usr/bin/python3
 
-.PHONY: figures figures-quick test-python
+.PHONY: figures figures-quick test-python python
+
+# make python: `import dfsim` (the analysis package, plots/dfsim/) for $(PYTHON) from anywhere,
+# without copying it: a dfsim.pth file in the user site-packages names this checkout's plots/
+# folder (an editable install: edits take effect at once). Remove that file to undo.
+python:
+	@site=$$($(PYTHON) -m site --user-site) && mkdir -p "$$site" && \
+	    echo "$(CURDIR)/plots" > "$$site/dfsim.pth" && \
+	    echo "python: $$site/dfsim.pth -> $(CURDIR)/plots" && \
+	    cd / && $(PYTHON) -c 'import dfsim' || \
+	    { echo "python: import dfsim failed (is python3-pandas installed? make deps)" >&2; exit 1; }
 
 figures: deps
 	@$(MAKE) --no-print-directory dfsim

@@ -27,7 +27,11 @@ VARIANT_ORDER = [
     "Obl-CRG", "Obl-RRG",
     "PB-CRG", "PB-RRG",
     "IT-CRG", "IT-RRG", "IT-NRG", "IT-MM",
+    "UGAL-L", "UGAL-G", "FPAR",
 ]
+
+# The Aries modes of UGAL (routing.ugal_preset), in order.
+PRESET_ORDER = ["adaptive_0", "adaptive_1", "adaptive_2", "adaptive_3", "min_hash", "nmin_hash"]
 
 PATTERN_LABELS = {
     "uniform": "UN",
@@ -104,7 +108,9 @@ class ResultError(Exception):
 # Names derived from a config
 
 def routing_label(config):
-    """The literature's name of the routing in a resolved config, e.g. "PB-RRG", "VAL-any"."""
+    """The literature's name of the routing in a resolved config, e.g. "PB-RRG", "VAL-any",
+    "UGAL-L", "UGAL-G/adaptive_3" (an Aries preset, routing.ugal_preset, after the slash),
+    "FPAR"."""
     r = config["routing"]
     mech = r["mechanism"]
     policy = str(r.get("global_policy", "")).upper()
@@ -118,6 +124,12 @@ def routing_label(config):
         return "PB-" + policy
     if mech == "in_transit":
         return "IT-" + policy
+    if mech in ("ugal", "ugal_g"):
+        name = "UGAL-L" if mech == "ugal" else "UGAL-G"
+        preset = r.get("ugal_preset", "none")
+        return name if preset in (None, "none") else name + "/" + preset
+    if mech == "fpar":
+        return "FPAR"
     return mech
 
 
@@ -152,8 +164,10 @@ def pattern_sort_key(label):
 
 def variant_sort_key(name):
     base = name.split(" ")[0]
-    idx = VARIANT_ORDER.index(base) if base in VARIANT_ORDER else len(VARIANT_ORDER)
-    return (idx, name)
+    mech, _, preset = base.partition("/")
+    idx = VARIANT_ORDER.index(mech) if mech in VARIANT_ORDER else len(VARIANT_ORDER)
+    pidx = PRESET_ORDER.index(preset) if preset in PRESET_ORDER else -1 if not preset else 99
+    return (idx, pidx, name)
 
 
 def setting_sort_key(name):
@@ -546,9 +560,11 @@ def split_series(groups, x="load"):
     for key, gs in series.items():
         at = [(g.pattern, getattr(g, x) if x else 0) for g in gs]
         if len(set(at)) != len(at):
-            raise ResultError("results of %s differ in settings other than the seed, the "
-                              "variant, the arbitration and the size; select some with the "
-                              "filters or pass fewer inputs" % gs[0].variant)
+            raise ResultError("results of %s differ in %s (settings other than the seed, the "
+                              "variant, the arbitration and the size); select some with the "
+                              "filters or pass fewer inputs"
+                              % (gs[0].variant, ", ".join(differing_settings(gs)) or
+                                 "the sweep they belong to"))
 
     def sort_key(item):
         g = item[1][0]
@@ -567,6 +583,25 @@ def split_series(groups, x="load"):
             extra.append(g.sweep_name or "run")
         out.append((g.variant + (" (%s)" % ", ".join(extra) if extra else ""), gs))
     return out
+
+
+def _flat_config(config, prefix=""):
+    out = {}
+    for key, value in config.items():
+        if isinstance(value, dict):
+            out.update(_flat_config(value, prefix + key + "."))
+        else:
+            out[prefix + key] = json.dumps(value, sort_keys=True)
+    return out
+
+
+def differing_settings(groups):
+    """The dotted settings ("routing.ugal_bias") whose value differs among the configs of
+    `groups` (or Records), leaving out the seed and the config's name."""
+    flats = [_flat_config(g.config) for g in groups]
+    keys = sorted(set().union(*flats)) if flats else []
+    return [k for k in keys if k not in ("name", "sim.seed")
+            and len({f.get(k) for f in flats}) > 1]
 
 
 def choose_traffic_point(groups, pattern=None, load=None):
@@ -608,29 +643,59 @@ def estimate_saturation(groups, fraction=0.95):
     return best, not all_ok
 
 
-# Fixed colours and markers so a variant looks the same in every figure.
+# Fixed colours and markers so a variant looks the same in every figure: every routing of
+# conf/sweeps/ and every UGAL preset (routing.ugal_preset) has its own colour AND its own marker
+# (plots/tests/test_package.py checks that no two share either). A label "UGAL-G/adaptive_3"
+# takes the preset's colour and marker; UGAL-G is told from UGAL-L by its dashed line.
 _COLORS = {
     "MIN": "#000000", "VAL": "#7f7f7f", "VAL-any": "#bcbd22",
     "Obl-CRG": "#1f77b4", "Obl-RRG": "#17becf",
     "PB-CRG": "#2ca02c", "PB-RRG": "#98df8a",
     "IT-CRG": "#d62728", "IT-RRG": "#ff7f0e", "IT-NRG": "#e377c2", "IT-MM": "#9467bd",
+    "UGAL-L": "#8c564b", "UGAL-G": "#d2a679", "FPAR": "#00796b",
+    "adaptive_0": "#08306b", "adaptive_1": "#6b8fd6", "adaptive_2": "#c9a100",
+    "adaptive_3": "#8b0a50", "min_hash": "#556b2f", "nmin_hash": "#ff4f9a",
 }
-_EXTRA = ["#8c564b", "#aec7e8", "#ffbb78", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5"]
+_EXTRA = ["#aec7e8", "#ffbb78", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5",
+          "#393b79", "#637939", "#843c39"]
 _MARKERS = {"MIN": "o", "VAL": "s", "VAL-any": "D", "Obl-CRG": "^", "Obl-RRG": "v",
             "PB-CRG": "<", "PB-RRG": ">", "IT-CRG": "p", "IT-RRG": "h", "IT-NRG": "*",
-            "IT-MM": "X"}
+            "IT-MM": "X", "UGAL-L": "P", "UGAL-G": "d", "FPAR": "H",
+            "adaptive_0": "8", "adaptive_1": "1", "adaptive_2": "2", "adaptive_3": "3",
+            "min_hash": "4", "nmin_hash": "x"}
+_EXTRA_MARKERS = ["o", "s", "D", "^", "v", "<", ">", "p", "h"]
+
+# The same styles under the config's names: routing.mechanism values stand for their label.
+MECHANISM_LABELS = {"min": "MIN", "valiant": "VAL", "oblivious": "Obl-CRG",
+                    "piggyback": "PB-CRG", "in_transit": "IT-CRG", "ugal": "UGAL-L",
+                    "ugal_g": "UGAL-G", "fpar": "FPAR"}
+
+
+def style_key(name):
+    """The palette entry of a variant label, routing label, mechanism or preset name: "PB-CRG
+    (Age)" -> "PB-CRG", "UGAL-G/adaptive_3" -> "adaptive_3", "ugal" -> "UGAL-L"; None when
+    the palette has none."""
+    base = str(name).split(" ")[0]
+    mech, _, preset = base.partition("/")
+    for key in (preset, base, mech, MECHANISM_LABELS.get(base)):
+        if key and key in _COLORS:
+            return key
+    return None
 
 
 def variant_color(name, index=0):
-    base = name.split(" ")[0]
-    return _COLORS.get(base, _EXTRA[index % len(_EXTRA)])
+    key = style_key(name)
+    return _COLORS[key] if key else _EXTRA[index % len(_EXTRA)]
 
 
-def variant_marker(name):
-    return _MARKERS.get(name.split(" ")[0], "o")
+def variant_marker(name, index=0):
+    key = style_key(name)
+    return _MARKERS[key] if key else _EXTRA_MARKERS[index % len(_EXTRA_MARKERS)]
 
 
 def setting_linestyle(label):
+    if str(label).split(" ")[0].startswith("UGAL-G/"):
+        return "--"
     if "(" not in label:
         return "-"
     tail = label[label.index("("):]

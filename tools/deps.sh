@@ -32,6 +32,7 @@ packages() {
         want libcunit1-dev 'pkg-config --exists cunit'
         want time '[ -x /usr/bin/time ]'
         want python3-matplotlib "/usr/bin/python3 -c 'import matplotlib'"
+        want python3-pandas "/usr/bin/python3 -c 'import pandas'"
         # make test-fuzz: clang and its libFuzzer runtime
         want clang 'command -v clang'
         want libclang-rt-14-dev \
