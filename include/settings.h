@@ -130,6 +130,10 @@ struct setting_issue {
 struct setting_plugins {
     int (*count)(void);
     const struct setting_table *(*table)(int i);
+    /* Whether the plug-in that cfg chose reads table t (a table with an owner: its own, or one
+     * of the group's tables that several plug-ins read); a setting of a table no plug-in of
+     * the config reads is not in force (settings_in_force). */
+    bool (*reads)(const struct sim_config *cfg, const struct setting_table *t);
 };
 
 /* A group of the config file, e.g. routing = { ... }; */
@@ -213,6 +217,14 @@ static inline const void *settings_value(const struct sim_config *cfg, const str
 {
     return (const char *)cfg + r->offset;
 }
+
+/* Whether the setting is read by the config: a group's own setting (a table without owner), a
+ * list element's, or one of a table that the chosen plug-in reads (struct setting_plugins).
+ * The document's config echo holds only these; a setting written that is not in force is
+ * reported by config_load (conf/README.md). */
+bool settings_in_force(const struct sim_config *cfg, const struct setting_ref *r);
+/* The setting of group g that chooses its plug-in ("routing.mechanism"); -1 if none. */
+int settings_chooser(const struct settings_group *g, struct setting_ref *out);
 
 /* Writes every setting's default into cfg (name and path untouched). */
 void settings_fill_defaults(struct sim_config *cfg);

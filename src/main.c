@@ -493,8 +493,13 @@ static int main_simulate(struct sim_config *cfg, const struct cli *cli, const ch
 static int main_load(const struct cli *cli, struct sim_config *cfg, struct config_sources *sources)
 {
     char err[CONFIG_ERROR_LEN];
-    if (config_load_sources(cli->config, cli->overrides, cli->n_overrides, cfg, sources, err) !=
-        0) {
+    struct config_warnings warnings = {0};
+    int rc = config_load_warn(cli->config, cli->overrides, cli->n_overrides, cfg, sources, false,
+                              &warnings, err);
+    for (int i = 0; i < warnings.count; i++)
+        fprintf(stderr, "dfsim: %s\n", warnings.lines[i]);
+    config_warnings_free(&warnings);
+    if (rc != 0) {
         fprintf(stderr, "%s\n", err);
         return EXIT_BAD_INPUT;
     }

@@ -119,6 +119,35 @@ static const struct {
     {"run conf/default.cfg --set routing.mechanism=oblivious --set routing.global_policy=nrg", 2,
      "routing.global_policy: routing 'oblivious' has no global policy 'nrg' (expected one of: "
      "crg, rrg)"},
+    /* settings that the chosen plug-ins do not read (conf/README.md): typed, an error */
+    {"run conf/default.cfg --set routing.mechanism=ugal --set routing.global_policy=mm", 2,
+     "--set routing.global_policy=mm: routing.global_policy: \"mm\" is not read by "
+     "routing.mechanism \"ugal\" (expected a routing.mechanism that reads it: oblivious, "
+     "piggyback, in_transit; or no routing.global_policy)"},
+    {"run conf/default.cfg --set routing.misroute_threshold=40", 2,
+     "--set routing.misroute_threshold=40: routing.misroute_threshold: 40 is not read by "
+     "routing.mechanism \"min\" (expected a routing.mechanism that reads it: in_transit; or no "
+     "routing.misroute_threshold)"},
+    /* a shape of another topology kind in the file that chose the kind: an error */
+    {"info tests/unread/dfplus_rows.cfg", 2,
+     "tests/unread/dfplus_rows.cfg:3: topology.rows: 3 is not read by topology.kind "
+     "\"dragonfly_plus\", nor is topology.a = 4 from tests/unread/base.cfg:3 (expected a "
+     "topology.kind that reads it: cascade; or no topology.rows)"},
+    /* a mechanism's setting in a file: a warning; no topology group: a note */
+    {"info tests/unread/min_threshold.cfg", 0,
+     "dfsim: warning: tests/unread/min_threshold.cfg:2: routing.misroute_threshold = 40: not "
+     "read by routing.mechanism \"min\" (read by in_transit)"},
+    {"info tests/unread/min_threshold.cfg", 0,
+     "dfsim: note: tests/unread/min_threshold.cfg: no topology group: the default dragonfly "
+     "p=6 h=6 a=12"},
+    {"info tests/unread/base.cfg --set routing.mechanism=ugal", 0,
+     "dfsim: warning: tests/unread/base.cfg:4: routing.misroute_threshold = 40: not read by "
+     "routing.mechanism \"ugal\" (read by in_transit)"},
+    /* a sweep varying mechanisms over a common base runs; the warning comes once */
+    {"sweep tests/unread/sweep.cfg --list 2>&1 | grep -c 'not read by'", 0, "1\n"},
+    {"sweep tests/unread/sweep.cfg --list", 0,
+     "dfsim: warning: tests/unread/base.cfg:4: routing.misroute_threshold = 40: not read by "
+     "routing.mechanism \"ugal\" (read by in_transit) (in the points of tests/unread/sweep.cfg)"},
     {"run conf/default.cfg --set traffic.packet_size=40", 2,
      "--set traffic.packet_size=40: buffers.local: 32 phits cannot hold one packet"},
     /* bad --set and option syntax: control characters are spelled out, one line */
@@ -338,26 +367,41 @@ static void test_cli_check_array(const cJSON *doc, const char *key, int length)
     cJSON_ArrayForEach(item, array) CU_ASSERT(cJSON_IsNumber(item));
 }
 
+struct test_cli_config {
+    const cJSON *config;
+    const struct sim_config *cfg;
+};
+
 static int test_cli_config_has(void *ctx, const struct setting_ref *r)
 {
+    const struct test_cli_config *c = ctx;
     if (r->list)
         return 0; /* this config has no jobs */
     if (r->row->quiet_default)
         return 0; /* left out while at its default, which the configs here keep */
-    const cJSON *group = cJSON_GetObjectItemCaseSensitive(ctx, r->group->name);
+    const cJSON *group = cJSON_GetObjectItemCaseSensitive(c->config, r->group->name);
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(group, r->row->name);
-    CU_ASSERT_PTR_NOT_NULL(item);
-    if (!item)
-        fprintf(stderr, "\n  config lacks %s.%s\n", r->group->name, r->row->name);
+    bool in_force = settings_in_force(c->cfg, r);
+    CU_ASSERT_EQUAL(item != NULL, in_force);
+    if ((item != NULL) != in_force)
+        fprintf(stderr, "\n  config %s %s.%s\n", item ? "has (not in force)" : "lacks",
+                r->group->name, r->row->name);
     return 0;
 }
 
-/* "config" holds every schema setting (nested by group), resolved. */
-static void test_cli_check_config(const cJSON *doc)
+/* "config" holds every setting in force (nested by group), resolved, and no other: not those
+ * of the routing mechanisms, topology kinds and patterns not chosen. */
+static void test_cli_check_config(const cJSON *doc, const char *path)
 {
     const cJSON *config = cJSON_GetObjectItemCaseSensitive(doc, "config");
     CU_ASSERT_FATAL(cJSON_IsObject(config));
-    settings_each(test_cli_config_has, (void *)config);
+    struct sim_config cfg;
+    char err[CONFIG_ERROR_LEN];
+    CU_ASSERT_EQUAL_FATAL(config_load(path, NULL, 0, &cfg, err), 0);
+    struct test_cli_config c = {config, &cfg};
+    settings_each(test_cli_config_has, &c);
+    CU_ASSERT_PTR_NULL(test_cli_json_get(doc, "config.routing.global_policy"));
+    CU_ASSERT_PTR_NULL(test_cli_json_get(doc, "config.traffic.offset"));
     CU_ASSERT_EQUAL(cJSON_GetNumberValue(test_cli_json_get(doc, "config.sim.measure_cycles")), 500);
     CU_ASSERT_EQUAL(cJSON_GetNumberValue(test_cli_json_get(doc, "config.vcs.local")), 2);
 }
@@ -384,7 +428,7 @@ static void test_cli_check_document(const char *path)
     cJSON *doc = test_cli_read_json(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
     test_cli_check_numbers(doc);
-    test_cli_check_config(doc);
+    test_cli_check_config(doc, path);
     int routers = (int)cJSON_GetNumberValue(test_cli_json_get(doc, "network.routers"));
     CU_ASSERT_EQUAL(routers, 36);
     CU_ASSERT_EQUAL(cJSON_GetNumberValue(test_cli_json_get(doc, "network.nodes")), 72);

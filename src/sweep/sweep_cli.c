@@ -256,8 +256,14 @@ static int sweep_cli_parse(int argc, char **argv, struct sweep_cli *cli)
 static int sweep_cli_prepare(struct sweep *sw, struct sweep_grid *grid)
 {
     char err[SWEEP_ERROR_LEN];
-    if (sweep_expand(sw, grid, err) == 0)
+    if (sweep_expand(sw, grid, err) == 0) {
+        /* once for the whole sweep, not per point */
+        for (int i = 0; i < grid->warnings.count; i++)
+            if (strncmp(grid->warnings.lines[i], "warning: ", 9) == 0)
+                fprintf(stderr, "dfsim: %s (in the points of %s)\n", grid->warnings.lines[i],
+                        sw->path);
         return SWEEP_EXIT_OK;
+    }
     fprintf(stderr, "%s\n", err);
     return SWEEP_EXIT_BAD_INPUT;
 }
