@@ -197,6 +197,9 @@ int config_load_warn(const char *path, const char *const *overrides, int n_overr
                      struct config_warnings *warnings, char err[CONFIG_ERROR_LEN]);
 void config_warnings_free(struct config_warnings *w);
 
+/* "KEY: unknown setting (did you mean 'NEAR'?)", or the settings of its group, or the groups. */
+void config_unknown_setting(const char *full, char *problem, size_t len);
+
 /* Validates the cross-setting constraints of an already filled config (VC counts against the
  * routing, buffers against the packet size, ...). Returns 0 or -1 with a message in err. */
 int config_validate(const struct sim_config *cfg, char err[CONFIG_ERROR_LEN]);

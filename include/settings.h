@@ -238,6 +238,8 @@ bool settings_quiet(const struct sim_config *cfg, const struct setting_ref *r);
 bool settings_at_default(const struct sim_config *cfg, const struct setting_ref *r);
 void settings_format(const struct sim_config *cfg, const struct setting_ref *r, bool quote,
                      char *buf, size_t len);
+/* What a setting takes: "0 .. 100", ">= 1", "crg, rrg, nrg, mm", "true, false", "text". */
+void settings_allowed_text(const struct setting *row, char *buf, size_t len);
 /* The default as written in a config file. */
 void settings_format_default(const struct setting *row, char *buf, size_t len);
 /* "group.name"; for a list element "list.NAME.key" (its name) or "list[i].key" (unnamed),

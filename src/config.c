@@ -470,7 +470,7 @@ static int config_list_group(void *ctx, const struct setting_ref *r)
     return 0;
 }
 
-static void config_unknown_setting(const char *full, char *problem, size_t len)
+void config_unknown_setting(const char *full, char *problem, size_t len)
 {
     struct setting_ref near;
     if (config_suggest(full, &near)) {

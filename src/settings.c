@@ -568,7 +568,7 @@ static void settings_append(struct settings_text *t, const char *text)
 }
 
 /* What a value may be, for the table: "min, valiant, ..." or a range. */
-static void settings_allowed_text(const struct setting *row, char *buf, size_t len)
+void settings_allowed_text(const struct setting *row, char *buf, size_t len)
 {
     switch (row->type) {
     case SETTING_CHOICE:

@@ -169,6 +169,39 @@ static const struct {
     {"--help", 0, "dfsim info CONFIG"},
     {"--help", 0, "Exit status: 0 success"},
     {"run --help", 0, "--output FILE"},
+    /* every subcommand's own --help: its usage, not another command's */
+    {"run --help", 0, "usage:\n       dfsim run CONFIG [-o OUT.json]"},
+    {"run --help | grep -c 'dfsim info\\|--origins\\|dfsim sweep'", 1, "0\n"},
+    {"info --help", 0, "usage:\n       dfsim info CONFIG|RESULT.json [--set KEY=VALUE]... [--origins]\n"},
+    {"info --help | grep -c 'dfsim run\\|--fairness\\|--output'", 1, "0\n"},
+    {"sweep --help", 0, "usage:\n       dfsim sweep SWEEP [--jobs N]"},
+    {"sweep --help | grep -c 'dfsim merge\\|saturation'", 1, "0\n"},
+    {"merge --help", 0, "usage:\n       dfsim merge DIR\n\n  merge       rebuild DIR/sweep.json"},
+    {"saturation --help", 0, "usage:\n       dfsim saturation CONFIG [--set KEY=VALUE]..."},
+    {"saturation --help | grep -c 'dfsim sweep'", 1, "0\n"},
+    {"settings --help", 0, "usage: dfsim settings [--markdown | KEY]\n"},
+    {"schema --help", 0, "usage: dfsim schema --json | --markdown"},
+    {"--help", 0, "       dfsim settings [--markdown | KEY]\n       dfsim COMMAND --help\n"},
+    /* dfsim settings KEY */
+    {"settings routing.global_policy", 0,
+     "routing.global_policy = \"rrg\";\n  default  \"rrg\"\n  allowed  crg, rrg, nrg, mm\n"
+     "  read by  routing.mechanism oblivious, piggyback, in_transit (else reported: "
+     "conf/README.md)\n  meaning  global misrouting policy (nrg and mm: in_transit only)\n"
+     "  glossary CRG: Current-router global misrouting"},
+    {"settings routing.global_policy", 0,
+     "\n           MM: Mixed-mode misrouting policy of in-transit routing"},
+    {"settings traffic.pattern", 0, "  aliases  UN, ADV, ADV+i, ADVc (conf/GLOSSARY.md)\n"
+                                    "  read by  every run\n"},
+    {"settings topology.rows", 0, "  read by  topology.kind cascade (else reported"},
+    {"settings jobs.load", 0, "jobs[].load = 0;\n"},
+    {"settings topology.a", 0, "  glossary no entry names it (conf/GLOSSARY.md)\n"},
+    {"settings routing.glob_policy", 2,
+     "dfsim: settings: routing.glob_policy: unknown setting (did you mean "
+     "'routing.global_policy'?)"},
+    {"settings routing.foo", 2,
+     "dfsim: settings: routing.foo: unknown setting (expected one of: routing.mechanism, "
+     "routing.min_choice, routing.global_policy"},
+    {"settings --frob", 2, "dfsim: settings: unknown argument '--frob'"},
     {"info conf/default.cfg", 0, "9 groups, 36 routers, 72 nodes, radix 7"},
     {"info conf/default.cfg", 0, "needs 2 local and 1 global VCs"},
     {"info conf/default.cfg --set topology.h=3 --set topology.a=6 --set topology.p=3", 0,

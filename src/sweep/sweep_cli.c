@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "progress.h"
+#include "text_file.h"
 #include "slurm.h"
 #include "sweep.h"
 #include "sweep_doc.h"
@@ -181,13 +182,23 @@ static int sweep_cli_saturation_option(char **argv, int argc, int *i, struct swe
     return 1;
 }
 
+/* `dfsim COMMAND --help`: the command's own usage and description. */
+static void sweep_cli_print_help(const char *command)
+{
+    printf("usage:\n");
+    text_print_entries(stdout, sweep_cli_synopsis, 7, "dfsim ", command);
+    printf("\n");
+    text_print_entries(stdout, sweep_cli_help, 2, "", command);
+    printf("\nExit status: 0 when every point succeeded, 1 if one failed, 2 bad input.\n");
+}
+
 /* Options shared by the commands, then the command's own; returns 1 if unknown. */
 static int sweep_cli_option(char **argv, int argc, int *i, struct sweep_cli *cli)
 {
     const char *arg = argv[*i], *v;
     bool merge = strcmp(cli->command, "merge") == 0;
     if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-        printf("usage:\n%s\n%s", sweep_cli_synopsis, sweep_cli_help);
+        sweep_cli_print_help(cli->command);
         return SWEEP_CLI_HELP_EXIT;
     }
     if (!merge && (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0)) {
