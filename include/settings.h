@@ -144,6 +144,10 @@ struct settings_group {
     bool has_arena;
     const struct setting_table *const *tables; /* its own and shared tables, NULL-terminated */
     const struct setting_plugins *plugins;     /* registries, ends with a NULL count */
+    /* Its plug-ins' settings say what the network is (a topology kind's shape): one of another
+     * plug-in, written where the plug-in was chosen, describes a network that would not run,
+     * an error; not a warning as a routing mechanism's (config_load_warn). */
+    bool plugins_shape_network;
 };
 
 /* The groups of a config, in file order; NULL-terminated. */

@@ -247,26 +247,27 @@ static const struct setting_plugins config_traffic_plugins[] = {
 
 #define CONFIG_GROUP(NAME, FIELD, TABLES)                                                          \
     static const struct settings_group NAME = {                                                    \
-        #FIELD, offsetof(struct sim_config, FIELD), 0, false, TABLES, NULL}
-#define CONFIG_PLUGIN_GROUP(NAME, FIELD, STRUCT, TABLES, PLUGINS)                                  \
+        #FIELD, offsetof(struct sim_config, FIELD), 0, false, TABLES, NULL, false}
+#define CONFIG_PLUGIN_GROUP(NAME, FIELD, STRUCT, TABLES, PLUGINS, SHAPE)                           \
     static const struct settings_group NAME = {#FIELD,                                             \
                                                offsetof(struct sim_config, FIELD),                 \
                                                offsetof(STRUCT, params),                           \
                                                true,                                               \
                                                TABLES,                                             \
-                                               PLUGINS}
+                                               PLUGINS,                                            \
+                                               SHAPE}
 
 CONFIG_GROUP(config_group_sim, sim, config_sim_tables);
 CONFIG_PLUGIN_GROUP(config_group_topology, topology, struct config_topology, config_topology_tables,
-                    config_topology_plugins);
+                    config_topology_plugins, true);
 CONFIG_GROUP(config_group_links, links, config_links_tables);
 CONFIG_GROUP(config_group_buffers, buffers, config_buffers_tables);
 CONFIG_GROUP(config_group_router, router, config_router_tables);
 CONFIG_GROUP(config_group_vcs, vcs, config_vcs_tables);
 CONFIG_PLUGIN_GROUP(config_group_routing, routing, struct config_routing, config_routing_tables,
-                    config_routing_plugins);
+                    config_routing_plugins, false);
 CONFIG_PLUGIN_GROUP(config_group_traffic, traffic, struct config_traffic, config_traffic_tables,
-                    config_traffic_plugins);
+                    config_traffic_plugins, false);
 CONFIG_GROUP(config_group_stats, stats, config_stats_tables);
 
 static const struct settings_list config_list_jobs = {"jobs",
@@ -334,7 +335,7 @@ struct config_loader {
     struct config_top *tops; /* the groups and lists each reading wrote */
     int n_tops, tops_cap;
     char *err;
-    bool lenient;                      /* every setting not in force is a warning (a sweep) */
+    bool lenient;                     /* every setting not in force is a warning (a sweep) */
     struct config_warnings *warnings; /* NULL: warnings dropped */
 };
 
@@ -1900,10 +1901,11 @@ struct config_unread_scan {
 
 /* The rule (conf/README.md): an error where the user cannot have meant it, else a warning.
  * Typed on the command line, a setting that changes nothing is a mistake. A topology kind's
- * settings are the network's shape: one of another kind written (not at its default) in the
- * file that chose the kind, or with no kind chosen at all, describes another network than the
- * one that would run. A routing mechanism's or a pattern's settings written in a file are
- * often a base's, spelled out for the variants that switch to them: a warning. */
+ * settings are the network's shape (settings_group.plugins_shape_network): one of another kind
+ * written (not at its default) in the file that chose the kind, or with no kind chosen at all,
+ * describes another network than the one that would run. A routing mechanism's or a pattern's
+ * settings written in a file are often a base's, spelled out for the variants that switch to them:
+ * a warning. */
 static bool config_unread_is_error(const struct config_loader *ld, const struct setting_ref *r,
                                    const struct config_origin *o,
                                    const struct config_origin *chosen)
@@ -1912,7 +1914,7 @@ static bool config_unread_is_error(const struct config_loader *ld, const struct 
         return false; /* a sweep's point: its variants share a base */
     if (o->set)
         return true;
-    if (strcmp(r->group->name, "topology") != 0 || settings_at_default(ld->cfg, r))
+    if (!r->group->plugins_shape_network || settings_at_default(ld->cfg, r))
         return false;
     return !chosen || (!chosen->set && strcmp(o->file, chosen->file) == 0);
 }

@@ -25,8 +25,8 @@
 #include "sim.h"
 #include "stats.h"
 #include "sweep_cli.h"
-#include "topology.h"
 #include "text_file.h"
+#include "topology.h"
 #include "version.h"
 
 enum main_exit { EXIT_OK = 0, EXIT_OTHER = 1, EXIT_BAD_INPUT = 2, EXIT_SIM_FAILED = 3 };
@@ -143,8 +143,7 @@ static void main_command_help(const char *command)
         size_t len = (size_t)(end - line) + 1;
         if (line[2] == '-' || line[6] == '-') /* an option's first line */
             mine = run ? !main_line_has(line, len, " info:")
-                       : !main_line_has(line, len, " run:") &&
-                             !main_line_has(line, len, "`run`");
+                       : !main_line_has(line, len, " run:") && !main_line_has(line, len, "`run`");
         if (mine)
             fwrite(line, 1, len, stdout);
         line = end + 1;

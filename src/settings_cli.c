@@ -154,8 +154,8 @@ static int settings_cli_one(const char *key)
     if (r.row->type == SETTING_CHOICE)
         settings_aliases_text(r.row, true, aliases, sizeof aliases);
     printf("%s = %s;\n", name, def);
-    printf("  %-9s%s%s\n", "default", def, r.row->quiet_default ? " (left out of documents and sweep "
-                                                            "hashes while at it)" : "");
+    printf("  %-9s%s%s\n", "default", def,
+           r.row->quiet_default ? " (left out of documents and sweep hashes while at it)" : "");
     printf("  %-9s%s\n", "allowed", allowed);
     if (aliases[0])
         printf("  %-9s%s (conf/GLOSSARY.md)\n", "aliases", aliases);
@@ -198,8 +198,9 @@ int settings_cli_main(int argc, char **argv)
         return 0;
     }
     if (argc != 2) {
-        fprintf(stderr, "dfsim: settings: unknown argument '%s'\nusage: dfsim settings "
-                        "[--markdown | KEY]\n",
+        fprintf(stderr,
+                "dfsim: settings: unknown argument '%s'\nusage: dfsim settings "
+                "[--markdown | KEY]\n",
                 argv[2]);
         return 2;
     }

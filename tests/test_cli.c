@@ -133,6 +133,12 @@ static const struct {
      "tests/unread/dfplus_rows.cfg:3: topology.rows: 3 is not read by topology.kind "
      "\"dragonfly_plus\", nor is topology.a = 4 from tests/unread/base.cfg:3 (expected a "
      "topology.kind that reads it: cascade; or no topology.rows)"},
+    /* a shape with no kind chosen at all: an error; a file spelling out a default: nothing */
+    {"info /dev/stdin <<'EOF'\ntopology = { rows = 3; };\nEOF", 2,
+     "/dev/stdin:1: topology.rows: 3 is not read by topology.kind \"dragonfly\" (expected a "
+     "topology.kind that reads it: cascade; or no topology.rows)"},
+    {"info /dev/stdin 2>&1 >/dev/null <<'EOF' | grep -c .\ntopology = { rows = 6; };\nEOF", 1,
+     "0\n"},
     /* a mechanism's setting in a file: a warning; no topology group: a note */
     {"info tests/unread/min_threshold.cfg", 0,
      "dfsim: warning: tests/unread/min_threshold.cfg:2: routing.misroute_threshold = 40: not "
@@ -144,7 +150,11 @@ static const struct {
      "dfsim: warning: tests/unread/base.cfg:4: routing.misroute_threshold = 40: not read by "
      "routing.mechanism \"ugal\" (read by in_transit)"},
     /* a sweep varying mechanisms over a common base runs; the warning comes once */
-    {"sweep tests/unread/sweep.cfg --list 2>&1 | grep -c 'not read by'", 0, "1\n"},
+    {"sweep tests/unread/sweep.cfg --list 2>&1 | grep -c 'not read by'", 0, "2\n"},
+    {"sweep tests/unread/sweep.cfg --list", 0,
+     "dfsim: warning: tests/unread/sweep.cfg:4: routing.global_policy = \"mm\": not read by "
+     "routing.mechanism \"ugal\" (read by oblivious, piggyback, in_transit) (in the points of "
+     "tests/unread/sweep.cfg)"},
     {"sweep tests/unread/sweep.cfg --list", 0,
      "dfsim: warning: tests/unread/base.cfg:4: routing.misroute_threshold = 40: not read by "
      "routing.mechanism \"ugal\" (read by in_transit) (in the points of tests/unread/sweep.cfg)"},
@@ -172,7 +182,8 @@ static const struct {
     /* every subcommand's own --help: its usage, not another command's */
     {"run --help", 0, "usage:\n       dfsim run CONFIG [-o OUT.json]"},
     {"run --help | grep -c 'dfsim info\\|--origins\\|dfsim sweep'", 1, "0\n"},
-    {"info --help", 0, "usage:\n       dfsim info CONFIG|RESULT.json [--set KEY=VALUE]... [--origins]\n"},
+    {"info --help", 0,
+     "usage:\n       dfsim info CONFIG|RESULT.json [--set KEY=VALUE]... [--origins]\n"},
     {"info --help | grep -c 'dfsim run\\|--fairness\\|--output'", 1, "0\n"},
     {"sweep --help", 0, "usage:\n       dfsim sweep SWEEP [--jobs N]"},
     {"sweep --help | grep -c 'dfsim merge\\|saturation'", 1, "0\n"},
@@ -190,8 +201,9 @@ static const struct {
      "  glossary CRG: Current-router global misrouting"},
     {"settings routing.global_policy", 0,
      "\n           MM: Mixed-mode misrouting policy of in-transit routing"},
-    {"settings traffic.pattern", 0, "  aliases  UN, ADV, ADV+i, ADVc (conf/GLOSSARY.md)\n"
-                                    "  read by  every run\n"},
+    {"settings traffic.pattern", 0,
+     "  aliases  UN, ADV, ADV+i, ADVc (conf/GLOSSARY.md)\n"
+     "  read by  every run\n"},
     {"settings topology.rows", 0, "  read by  topology.kind cascade (else reported"},
     {"settings jobs.load", 0, "jobs[].load = 0;\n"},
     {"settings topology.a", 0, "  glossary no entry names it (conf/GLOSSARY.md)\n"},
@@ -540,6 +552,33 @@ static void test_cli_schema(void)
     free(committed);
 }
 
+/* Every shipped config and sweep loads without a warning of a setting not in force, but the
+ * peers' validation bases whose mechanism each point sets (conf/README.md says why). */
+static void test_cli_shipped_configs_in_force(void)
+{
+    char *out = malloc(TEST_CLI_OUT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_EQUAL(test_run_command("for f in $(find conf -name '*.cfg' ! -path 'conf/sweeps/*' "
+                                     "| sort); do ./dfsim info \"$f\" >/dev/null; done 2>&1 | "
+                                     "grep 'not read by' | cut -d: -f1 | sort -u",
+                                     out, TEST_CLI_OUT),
+                    0);
+    CU_ASSERT_STRING_EQUAL(out, "dfsim\n");
+    CU_ASSERT_EQUAL(test_run_command("for f in $(find conf -name '*.cfg' ! -path 'conf/sweeps/*' "
+                                     "| sort); do ./dfsim info \"$f\" >/dev/null; done 2>&1 | "
+                                     "grep 'not read by' | cut -d' ' -f3 | cut -d: -f1 | sort -u",
+                                     out, TEST_CLI_OUT),
+                    0);
+    CU_ASSERT_STRING_EQUAL(out, "conf/validation/booksim2_k3.cfg\nconf/validation/fogsim_h2.cfg\n"
+                                "conf/validation/fogsim_h3.cfg\n");
+    CU_ASSERT_EQUAL(test_run_command("for f in conf/sweeps/*.cfg; do ./dfsim sweep \"$f\" --list "
+                                     ">/dev/null; done 2>&1",
+                                     out, TEST_CLI_OUT),
+                    0);
+    CU_ASSERT_STRING_EQUAL(out, "");
+    free(out);
+}
+
 int test_cli_register(void)
 {
     static const struct test_case tests[] = {
@@ -552,6 +591,7 @@ int test_cli_register(void)
         {"run writes every key of the result document", test_cli_run_writes_document},
         {"default output path results/NAME.json", test_cli_default_output_path},
         {"dfsim schema --json | --markdown", test_cli_schema},
+        {"shipped configs: no setting that is not in force", test_cli_shipped_configs_in_force},
     };
     return test_add_suite("cli", test_cli_init, test_cli_cleanup, tests,
                           sizeof tests / sizeof tests[0]);

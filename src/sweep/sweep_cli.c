@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "progress.h"
-#include "text_file.h"
 #include "slurm.h"
 #include "sweep.h"
 #include "sweep_doc.h"
@@ -19,6 +18,7 @@
 #include "sweep_pool.h"
 #include "sweep_run.h"
 #include "sweep_sync.h"
+#include "text_file.h"
 
 enum sweep_cli_exit { SWEEP_EXIT_OK = 0, SWEEP_EXIT_FAILED = 1, SWEEP_EXIT_BAD_INPUT = 2 };
 

@@ -137,6 +137,40 @@ static void sweep_locate_error(const struct sweep *sw, const struct sweep_job *j
                  variant[0] ? " of variant " : "", variant, point[0] ? " " : "", point);
 }
 
+/* The warnings from `before` on that name a --set the sweep file wrote say "SWEEP:LINE"
+ * instead, as errors do; one that then says what an earlier one says is dropped. */
+static void sweep_locate_warnings(const struct sweep *sw, const struct sweep_overrides *o,
+                                  struct config_warnings *w, int before)
+{
+    static const char prefix[] = "warning: --set ";
+    for (int k = before; k < w->count; k++) {
+        char *line = w->lines[k];
+        for (int i = 0; i < o->n && strncmp(line, prefix, sizeof prefix - 1) == 0; i++) {
+            size_t n = strlen(o->items[i]);
+            const char *rest = line + sizeof prefix - 1;
+            if (o->lines[i] <= 0 || strncmp(rest, o->items[i], n) != 0 ||
+                strncmp(rest + n, ": ", 2) != 0)
+                continue;
+            size_t len = strlen(sw->path) + strlen(rest + n) + 48;
+            char *located = malloc(len);
+            if (!located)
+                return;
+            snprintf(located, len, "warning: %s:%d%s", sw->path, o->lines[i], rest + n);
+            free(line);
+            line = w->lines[k] = located;
+        }
+        for (int j = 0; j < k; j++)
+            if (strcmp(w->lines[j], line) == 0) {
+                free(line);
+                memmove(&w->lines[k], &w->lines[k + 1],
+                        (size_t)(w->count - k - 1) * sizeof *w->lines);
+                w->count--;
+                k--;
+                break;
+            }
+    }
+}
+
 /* sweep_job_config that collects the warnings of settings not in force (NULL: dropped). */
 static int sweep_job_config_warn(const struct sweep *sw, const struct sweep_job *job,
                                  const double *load, struct sim_config *cfg,
@@ -144,13 +178,15 @@ static int sweep_job_config_warn(const struct sweep *sw, const struct sweep_job 
 {
     struct sweep_overrides o;
     char cerr[CONFIG_ERROR_LEN];
-    int rc = -1;
+    int rc = -1, before = warnings ? warnings->count : 0;
     if (sweep_overrides_build(sw, job, load, &o) != 0)
         snprintf(err, SWEEP_ERROR_LEN, "out of memory");
     else if (config_load_warn(sw->base, o.items, o.n, cfg, NULL, true, warnings, cerr) != 0)
         sweep_locate_error(sw, job, &o, cerr, err);
     else
         rc = 0;
+    if (warnings)
+        sweep_locate_warnings(sw, &o, warnings, before);
     sweep_overrides_free(&o);
     return rc;
 }
