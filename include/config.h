@@ -177,6 +177,29 @@ int config_load_sources(const char *path, const char *const *overrides, int n_ov
                         char err[CONFIG_ERROR_LEN]);
 void config_sources_free(struct config_sources *sources);
 
+/* Settings written that the chosen plug-ins do not read (settings_in_force), one line each,
+ * "warning: WHERE: KEY = VALUE: not read by ...", and the line "note: FILE: no topology
+ * group: ..." for a config that runs the default network. */
+struct config_warnings {
+    int count;
+    char **lines;
+};
+
+/* config_load_sources that also reports settings written that the chosen topology kind,
+ * routing mechanism or pattern does not read (conf/README.md): an error where the user cannot
+ * have meant it (set on the command line; set in the file that chose another plug-in; no
+ * plug-in chosen at all), else a warning appended to warnings (NULL: dropped), each line
+ * once. lenient: every one is a warning (a sweep's points, whose variants share a base).
+ * config_load_sources is strict and drops the warnings; config_load is lenient and drops
+ * them (a library's reading: tests, tools). */
+int config_load_warn(const char *path, const char *const *overrides, int n_overrides,
+                     struct sim_config *cfg, struct config_sources *sources, bool lenient,
+                     struct config_warnings *warnings, char err[CONFIG_ERROR_LEN]);
+void config_warnings_free(struct config_warnings *w);
+
+/* "KEY: unknown setting (did you mean 'NEAR'?)", or the settings of its group, or the groups. */
+void config_unknown_setting(const char *full, char *problem, size_t len);
+
 /* Validates the cross-setting constraints of an already filled config (VC counts against the
  * routing, buffers against the packet size, ...). Returns 0 or -1 with a message in err. */
 int config_validate(const struct sim_config *cfg, char err[CONFIG_ERROR_LEN]);

@@ -28,12 +28,17 @@
         return (int)(sizeof REGISTRY / sizeof REGISTRY[0]) - 1;                                    \
     }
 
-/* PREFIX_settings_at(i): the settings table of plug-in i (NULL when it has none), for the
- * schema (struct setting_plugins). */
+/* PREFIX_settings_at(i): the settings table of plug-in i (NULL when it has none), and
+ * PREFIX_reads(cfg, t): whether the plug-in cfg chose (PREFIX_of) reads table t, for the schema
+ * (struct setting_plugins). */
 #define REGISTRY_SETTINGS(PREFIX, REGISTRY)                                                        \
     const struct setting_table *PREFIX##_settings_at(int i)                                        \
     {                                                                                              \
         return REGISTRY[i]->settings;                                                              \
+    }                                                                                              \
+    bool PREFIX##_reads(const struct sim_config *cfg, const struct setting_table *t)               \
+    {                                                                                              \
+        return PREFIX##_of(cfg)->settings == t;                                                    \
     }
 
 #endif

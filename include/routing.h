@@ -302,6 +302,8 @@ const struct routing_ops *routing_find(const char *name);
 const char *const *routing_names(void);
 int routing_count(void);
 const struct setting_table *routing_settings_at(int i);
+/* Whether the mechanism cfg chose reads table t (struct setting_plugins). */
+bool routing_reads(const struct sim_config *cfg, const struct setting_table *t);
 /* The mechanism a config chose. */
 const struct routing_ops *routing_of(const struct sim_config *cfg);
 /* The routing group's own setting: the mechanism. */

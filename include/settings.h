@@ -130,6 +130,10 @@ struct setting_issue {
 struct setting_plugins {
     int (*count)(void);
     const struct setting_table *(*table)(int i);
+    /* Whether the plug-in that cfg chose reads table t (a table with an owner: its own, or one
+     * of the group's tables that several plug-ins read); a setting of a table no plug-in of
+     * the config reads is not in force (settings_in_force). */
+    bool (*reads)(const struct sim_config *cfg, const struct setting_table *t);
 };
 
 /* A group of the config file, e.g. routing = { ... }; */
@@ -140,6 +144,10 @@ struct settings_group {
     bool has_arena;
     const struct setting_table *const *tables; /* its own and shared tables, NULL-terminated */
     const struct setting_plugins *plugins;     /* registries, ends with a NULL count */
+    /* Its plug-ins' settings say what the network is (a topology kind's shape): one of another
+     * plug-in, written where the plug-in was chosen, describes a network that would not run,
+     * an error; not a warning as a routing mechanism's (config_load_warn). */
+    bool plugins_shape_network;
 };
 
 /* The groups of a config, in file order; NULL-terminated. */
@@ -214,6 +222,14 @@ static inline const void *settings_value(const struct sim_config *cfg, const str
     return (const char *)cfg + r->offset;
 }
 
+/* Whether the setting is read by the config: a group's own setting (a table without owner), a
+ * list element's, or one of a table that the chosen plug-in reads (struct setting_plugins).
+ * The document's config echo holds only these; a setting written that is not in force is
+ * reported by config_load (conf/README.md). */
+bool settings_in_force(const struct sim_config *cfg, const struct setting_ref *r);
+/* The setting of group g that chooses its plug-in ("routing.mechanism"); -1 if none. */
+int settings_chooser(const struct settings_group *g, struct setting_ref *out);
+
 /* Writes every setting's default into cfg (name and path untouched). */
 void settings_fill_defaults(struct sim_config *cfg);
 
@@ -226,6 +242,8 @@ bool settings_quiet(const struct sim_config *cfg, const struct setting_ref *r);
 bool settings_at_default(const struct sim_config *cfg, const struct setting_ref *r);
 void settings_format(const struct sim_config *cfg, const struct setting_ref *r, bool quote,
                      char *buf, size_t len);
+/* What a setting takes: "0 .. 100", ">= 1", "crg, rrg, nrg, mm", "true, false", "text". */
+void settings_allowed_text(const struct setting *row, char *buf, size_t len);
 /* The default as written in a config file. */
 void settings_format_default(const struct setting *row, char *buf, size_t len);
 /* "group.name"; for a list element "list.NAME.key" (its name) or "list[i].key" (unnamed),

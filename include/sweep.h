@@ -86,6 +86,9 @@ struct sweep_grid {
     struct sweep_job *jobs; /* variant-major, then the axes in file order, the last fastest */
     int n_jobs;
     int *choices; /* storage of every job's choice */
+    /* Settings its points write that their plug-ins do not read (config_load_warn, lenient:
+     * a warning, never an error), each distinct line once for the whole grid. */
+    struct config_warnings warnings;
 };
 
 /* Reads and checks a sweep file. Returns 0, or -1 with "FILE:LINE: KEY: problem (expected

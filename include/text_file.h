@@ -4,6 +4,7 @@
 #define DFSIM_TEXT_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define TEXT_FILE_MAX_BYTES (16 << 20) /* a larger config is a mistake (or /dev/zero) */
 
@@ -22,5 +23,11 @@ void text_one_line(char *msg, size_t len);
 /* The folder of the file at path, as a prefix for names relative to it: "/" for a file at
  * the root, "." for a bare name. */
 void text_file_folder(const char *path, char *dir, size_t len);
+
+/* Help texts: writes to out the lines of text that belong to command. An entry starts at a
+ * line of `indent` blanks, `lead`, then a command and a blank ("       dfsim sweep ...",
+ * "  merge  ...") and goes on until the next entry starts. */
+void text_print_entries(FILE *out, const char *text, int indent, const char *lead,
+                        const char *command);
 
 #endif

@@ -127,6 +127,8 @@ const struct topology_ops *topology_find(const char *name);
 const char *const *topology_names(void);
 int topology_count(void);
 const struct setting_table *topology_settings_at(int i);
+/* Whether the kind cfg chose reads table t (struct setting_plugins). */
+bool topology_reads(const struct sim_config *cfg, const struct setting_table *t);
 /* The settings every kind shares: kind, p, h, arrangement. */
 extern const struct setting_table topology_settings;
 

@@ -50,6 +50,8 @@ const struct pattern_ops *pattern_find(const char *name);
 const char *const *pattern_names(void);
 int pattern_count(void);
 const struct setting_table *pattern_settings_at(int i);
+/* Whether the pattern cfg chose reads table t (struct setting_plugins). */
+bool pattern_reads(const struct sim_config *cfg, const struct setting_table *t);
 /* The pattern a config chose. */
 const struct pattern_ops *pattern_of(const struct sim_config *cfg);
 /* The traffic group's own settings: pattern, load, packet_size. */

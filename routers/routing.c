@@ -7,6 +7,7 @@
 
 #include "bounds.h"
 #include "config.h"
+#include "misroute_policy.h"
 #include "registry.h"
 #include "traffic.h"
 
@@ -31,6 +32,13 @@ const struct setting_table *routing_settings_at(int i)
 const struct routing_ops *routing_of(const struct sim_config *cfg)
 {
     return routing_registry[cfg->routing.mechanism];
+}
+
+/* The mechanism's own table, and the global misrouting policy where it has policies. */
+bool routing_reads(const struct sim_config *cfg, const struct setting_table *t)
+{
+    const struct routing_ops *ops = routing_of(cfg);
+    return t == ops->settings || (t == &misroute_policy_settings && ops->global_policies != 0);
 }
 
 static const char *const min_choice_names[] = {"hash", "occupancy", "auto", NULL};

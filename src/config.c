@@ -236,37 +236,38 @@ static const struct setting_table *const config_stats_tables[] = {&config_stats_
 
 static const struct setting_table *const config_topology_tables[] = {&topology_settings, NULL};
 static const struct setting_plugins config_topology_plugins[] = {
-    {topology_count, topology_settings_at}, {NULL, NULL}};
+    {topology_count, topology_settings_at, topology_reads}, {NULL, NULL, NULL}};
 static const struct setting_table *const config_routing_tables[] = {
     &routing_settings, &misroute_policy_settings, NULL};
 static const struct setting_plugins config_routing_plugins[] = {
-    {routing_count, routing_settings_at}, {NULL, NULL}};
+    {routing_count, routing_settings_at, routing_reads}, {NULL, NULL, NULL}};
 static const struct setting_table *const config_traffic_tables[] = {&traffic_settings, NULL};
 static const struct setting_plugins config_traffic_plugins[] = {
-    {pattern_count, pattern_settings_at}, {NULL, NULL}};
+    {pattern_count, pattern_settings_at, pattern_reads}, {NULL, NULL, NULL}};
 
 #define CONFIG_GROUP(NAME, FIELD, TABLES)                                                          \
     static const struct settings_group NAME = {                                                    \
-        #FIELD, offsetof(struct sim_config, FIELD), 0, false, TABLES, NULL}
-#define CONFIG_PLUGIN_GROUP(NAME, FIELD, STRUCT, TABLES, PLUGINS)                                  \
+        #FIELD, offsetof(struct sim_config, FIELD), 0, false, TABLES, NULL, false}
+#define CONFIG_PLUGIN_GROUP(NAME, FIELD, STRUCT, TABLES, PLUGINS, SHAPE)                           \
     static const struct settings_group NAME = {#FIELD,                                             \
                                                offsetof(struct sim_config, FIELD),                 \
                                                offsetof(STRUCT, params),                           \
                                                true,                                               \
                                                TABLES,                                             \
-                                               PLUGINS}
+                                               PLUGINS,                                            \
+                                               SHAPE}
 
 CONFIG_GROUP(config_group_sim, sim, config_sim_tables);
 CONFIG_PLUGIN_GROUP(config_group_topology, topology, struct config_topology, config_topology_tables,
-                    config_topology_plugins);
+                    config_topology_plugins, true);
 CONFIG_GROUP(config_group_links, links, config_links_tables);
 CONFIG_GROUP(config_group_buffers, buffers, config_buffers_tables);
 CONFIG_GROUP(config_group_router, router, config_router_tables);
 CONFIG_GROUP(config_group_vcs, vcs, config_vcs_tables);
 CONFIG_PLUGIN_GROUP(config_group_routing, routing, struct config_routing, config_routing_tables,
-                    config_routing_plugins);
+                    config_routing_plugins, false);
 CONFIG_PLUGIN_GROUP(config_group_traffic, traffic, struct config_traffic, config_traffic_tables,
-                    config_traffic_plugins);
+                    config_traffic_plugins, false);
 CONFIG_GROUP(config_group_stats, stats, config_stats_tables);
 
 static const struct settings_list config_list_jobs = {"jobs",
@@ -334,6 +335,8 @@ struct config_loader {
     struct config_top *tops; /* the groups and lists each reading wrote */
     int n_tops, tops_cap;
     char *err;
+    bool lenient;                     /* every setting not in force is a warning (a sweep) */
+    struct config_warnings *warnings; /* NULL: warnings dropped */
 };
 
 /* ---- small helpers ---- */
@@ -468,7 +471,7 @@ static int config_list_group(void *ctx, const struct setting_ref *r)
     return 0;
 }
 
-static void config_unknown_setting(const char *full, char *problem, size_t len)
+void config_unknown_setting(const char *full, char *problem, size_t len)
 {
     struct setting_ref near;
     if (config_suggest(full, &near)) {
@@ -1843,6 +1846,215 @@ void config_sources_free(struct config_sources *sources)
     memset(sources, 0, sizeof *sources);
 }
 
+/* ---- settings not in force ---- */
+
+static const struct config_origin *config_origin_at(const struct config_loader *ld, size_t offset)
+{
+    for (int i = 0; i < ld->n_origins; i++)
+        if (ld->origin[i].offset == offset)
+            return &ld->origin[i];
+    return NULL;
+}
+
+static void config_where(const struct config_origin *o, char *buf, size_t len)
+{
+    if (o->set)
+        snprintf(buf, len, "--set %.300s", o->set);
+    else
+        snprintf(buf, len, "%.300s:%d", o->file, o->line);
+}
+
+/* Appends "KIND: TEXT" (kind "warning" or "note") unless already there. */
+static void config_warn(struct config_loader *ld, const char *kind, const char *text)
+{
+    struct config_warnings *w = ld->warnings;
+    if (!w)
+        return;
+    char line[1200];
+    snprintf(line, sizeof line, "%s: %.1000s", kind, text);
+    for (int i = 0; i < w->count; i++)
+        if (strcmp(w->lines[i], line) == 0)
+            return;
+    char **bigger = realloc(w->lines, (size_t)(w->count + 1) * sizeof *bigger);
+    char *copy = strdup(line);
+    if (bigger)
+        w->lines = bigger;
+    if (!bigger || !copy) {
+        free(copy);
+        return; /* out of memory: a warning lost, the run unchanged */
+    }
+    w->lines[w->count++] = copy;
+}
+
+/* A setting written that no chosen plug-in reads, with what chooses the plug-in. */
+struct config_unread {
+    struct setting_ref ref, chooser;
+    const struct config_origin *origin, *chosen; /* chosen: NULL when left at its default */
+    bool error;
+};
+
+struct config_unread_scan {
+    struct config_loader *ld;
+    struct config_unread items[64];
+    int n;
+};
+
+/* The rule (conf/README.md): an error where the user cannot have meant it, else a warning.
+ * Typed on the command line, a setting that changes nothing is a mistake. A topology kind's
+ * settings are the network's shape (settings_group.plugins_shape_network): one of another kind
+ * written (not at its default) in the file that chose the kind, or with no kind chosen at all,
+ * describes another network than the one that would run. A routing mechanism's or a pattern's
+ * settings written in a file are often a base's, spelled out for the variants that switch to them:
+ * a warning. */
+static bool config_unread_is_error(const struct config_loader *ld, const struct setting_ref *r,
+                                   const struct config_origin *o,
+                                   const struct config_origin *chosen)
+{
+    if (ld->lenient)
+        return false; /* a sweep's point: its variants share a base */
+    if (o->set)
+        return true;
+    if (!r->group->plugins_shape_network || settings_at_default(ld->cfg, r))
+        return false;
+    return !chosen || (!chosen->set && strcmp(o->file, chosen->file) == 0);
+}
+
+static int config_unread_setting(void *ctx, const struct setting_ref *r)
+{
+    struct config_unread_scan *scan = ctx;
+    const struct config_origin *o = config_origin_at(scan->ld, r->offset);
+    if (!o || o->echo || settings_in_force(scan->ld->cfg, r) || scan->n == 64)
+        return 0;
+    if (!o->set && settings_at_default(scan->ld->cfg, r))
+        return 0; /* a file spelling out a default (a complete config; a sweep's base) */
+    struct config_unread *u = &scan->items[scan->n];
+    if (settings_chooser(r->group, &u->chooser) != 0)
+        return 0;
+    u->ref = *r;
+    u->origin = o;
+    u->chosen = config_origin_at(scan->ld, u->chooser.offset);
+    u->error = config_unread_is_error(scan->ld, r, o, u->chosen);
+    scan->n++;
+    return 0;
+}
+
+/* "routing.mechanism \"ugal\"" */
+static void config_chooser_text(const struct sim_config *cfg, const struct config_unread *u,
+                                char *buf, size_t len)
+{
+    char name[96], value[128];
+    settings_full_name(&u->chooser, name, sizeof name);
+    settings_format(cfg, &u->chooser, true, value, sizeof value);
+    snprintf(buf, len, "%s %s", name, value);
+}
+
+static int config_report_unread(struct config_loader *ld, const struct config_unread_scan *scan,
+                                const struct config_unread *u)
+{
+    const struct sim_config *cfg = ld->cfg;
+    char where[360], key[96], value[160], chooser[256], also[640] = "", chooser_key[96];
+    settings_full_name(&u->chooser, chooser_key, sizeof chooser_key);
+    config_where(u->origin, where, sizeof where);
+    settings_full_name(&u->ref, key, sizeof key);
+    config_format_short(cfg, &u->ref, value, sizeof value);
+    config_chooser_text(cfg, u, chooser, sizeof chooser);
+    /* The settings of the same group dropped from elsewhere (a base's shape): said too. */
+    for (int i = 0; i < scan->n; i++) {
+        const struct config_unread *v = &scan->items[i];
+        if (v == u || v->error || v->ref.group != u->ref.group || v->origin->set ||
+            (!u->origin->set && strcmp(v->origin->file, u->origin->file) == 0))
+            continue;
+        char vkey[96], vvalue[160], vwhere[360];
+        settings_full_name(&v->ref, vkey, sizeof vkey);
+        config_format_short(cfg, &v->ref, vvalue, sizeof vvalue);
+        config_where(v->origin, vwhere, sizeof vwhere);
+        config_append(also, sizeof also, ", nor is %s = %s from %s", vkey, vvalue, vwhere);
+    }
+    char text[2048];
+    snprintf(text, sizeof text,
+             "%.300s: %.90s: %.100s is not read by %.180s%.600s (expected a %.90s that reads it: "
+             "%.100s; or no %.90s)",
+             where, key, value, chooser, also, chooser_key, u->ref.table->owner, key);
+    snprintf(ld->err, CONFIG_ERROR_LEN, "%.1023s", text);
+    return -1;
+}
+
+/* A config without a topology group runs the default network: says which. */
+static void config_note_topology(struct config_loader *ld)
+{
+    const struct settings_group *g = settings_group_named("topology");
+    for (int i = 0; i < ld->n_origins; i++)
+        if (ld->origin[i].echo || (ld->origin[i].offset >= g->offset &&
+                                   ld->origin[i].offset < g->offset + sizeof ld->cfg->topology))
+            return;
+    char text[512] = "", kind[64] = "";
+    struct setting_ref r;
+    if (settings_chooser(g, &r) == 0)
+        settings_format(ld->cfg, &r, false, kind, sizeof kind);
+    config_append(text, sizeof text, "%s: no topology group: the default %s", ld->path, kind);
+    for (int t = 0; g->tables[t]; t++)
+        for (int k = 0; k < g->tables[t]->count; k++) {
+            const struct setting *row = &g->tables[t]->rows[k];
+            if (row->type != SETTING_INT || settings_find("topology", row->name, &r) != 0)
+                continue;
+            config_append(text, sizeof text, " %s=%d", row->name,
+                          *(const int *)settings_value(ld->cfg, &r));
+        }
+    for (const struct setting_plugins *p = g->plugins; p && p->count; p++)
+        for (int i = 0; i < p->count(); i++) {
+            const struct setting_table *t = p->table(i);
+            if (!t || !p->reads(ld->cfg, t))
+                continue;
+            for (int k = 0; k < t->count; k++)
+                if (t->rows[k].type == SETTING_INT &&
+                    settings_find("topology", t->rows[k].name, &r) == 0)
+                    config_append(text, sizeof text, " %s=%d", t->rows[k].name,
+                                  *(const int *)settings_value(ld->cfg, &r));
+        }
+    config_warn(ld, "note", text);
+}
+
+/* Settings written that the chosen plug-ins do not read: the first error, else warnings. */
+static int config_check_in_force(struct config_loader *ld)
+{
+    struct config_unread_scan *scan = calloc(1, sizeof *scan);
+    if (!scan) {
+        snprintf(ld->err, CONFIG_ERROR_LEN, "out of memory");
+        return -1;
+    }
+    scan->ld = ld;
+    settings_each_in(ld->cfg, config_unread_setting, scan);
+    int rc = 0;
+    for (int i = 0; i < scan->n && rc == 0; i++)
+        if (scan->items[i].error)
+            rc = config_report_unread(ld, scan, &scan->items[i]);
+    for (int i = 0; i < scan->n && rc == 0; i++) {
+        const struct config_unread *u = &scan->items[i];
+        char where[360], key[96], value[160], chooser[256], line[1024];
+        config_where(u->origin, where, sizeof where);
+        settings_full_name(&u->ref, key, sizeof key);
+        config_format_short(ld->cfg, &u->ref, value, sizeof value);
+        config_chooser_text(ld->cfg, u, chooser, sizeof chooser);
+        snprintf(line, sizeof line, "%.300s: %.90s = %.150s: not read by %.200s (read by %.200s)",
+                 where, key, value, chooser, u->ref.table->owner);
+        config_warn(ld, "warning", line);
+    }
+    if (rc == 0 && ld->path && !ld->document)
+        config_note_topology(ld);
+    free(scan);
+    return rc;
+}
+
+void config_warnings_free(struct config_warnings *w)
+{
+    for (int i = 0; w && i < w->count; i++)
+        free(w->lines[i]);
+    if (w) {
+        free(w->lines);
+        memset(w, 0, sizeof *w);
+    }
+}
+
 /* ---- loading ---- */
 
 /* The file, then the overrides, then the checks. */
@@ -1859,12 +2071,21 @@ static int config_load_all(struct config_loader *ld, const char *path, const cha
         config_resolve_vcs(ld->cfg);
         rc = config_check(ld->cfg, ld->origin, ld->n_origins, ld->err);
     }
+    if (rc == 0)
+        rc = config_check_in_force(ld);
     return rc;
 }
 
 int config_load_sources(const char *path, const char *const *overrides, int n_overrides,
                         struct sim_config *cfg, struct config_sources *sources,
                         char err[CONFIG_ERROR_LEN])
+{
+    return config_load_warn(path, overrides, n_overrides, cfg, sources, false, NULL, err);
+}
+
+int config_load_warn(const char *path, const char *const *overrides, int n_overrides,
+                     struct sim_config *cfg, struct config_sources *sources, bool lenient,
+                     struct config_warnings *warnings, char err[CONFIG_ERROR_LEN])
 {
     struct config_loader *ld = calloc(1, sizeof *ld);
     if (sources)
@@ -1875,6 +2096,8 @@ int config_load_sources(const char *path, const char *const *overrides, int n_ov
     }
     ld->cfg = cfg;
     ld->err = err;
+    ld->lenient = lenient;
+    ld->warnings = warnings;
     err[0] = '\0';
     config_fill_defaults(cfg);
     config_init(&ld->file);
@@ -1894,5 +2117,5 @@ int config_load_sources(const char *path, const char *const *overrides, int n_ov
 int config_load(const char *path, const char *const *overrides, int n_overrides,
                 struct sim_config *cfg, char err[CONFIG_ERROR_LEN])
 {
-    return config_load_sources(path, overrides, n_overrides, cfg, NULL, err);
+    return config_load_warn(path, overrides, n_overrides, cfg, NULL, true, NULL, err);
 }

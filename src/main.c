@@ -25,6 +25,7 @@
 #include "sim.h"
 #include "stats.h"
 #include "sweep_cli.h"
+#include "text_file.h"
 #include "topology.h"
 #include "version.h"
 
@@ -54,57 +55,100 @@ static const char main_synopsis[] =
     "       dfsim schema --json | --markdown\n"
     "       dfsim --help | --version\n";
 
+static const char main_commands[] =
+    "  run     simulate one point of CONFIG (a libconfig file, e.g. conf/default.cfg),\n"
+    "          write its JSON result and print a summary; given a result document\n"
+    "          (RESULT.json), rerun the point from the config it holds (the same\n"
+    "          document but for \"dfsim\" and \"timing\"; default output\n"
+    "          results/<config name>-rerun.json; see conf/README.md)\n"
+    "  info    print the network size, the routing's VC needs and the theoretical\n"
+    "          bounds of CONFIG (src/METRICS.md#theoretical-bounds), without\n"
+    "          simulating\n"
+    "  settings  print every setting with its default as a config file, with\n"
+    "          --markdown as the README's table, or with KEY that setting alone\n"
+    "  schema  print the result document's fields as JSON or as results/README.md's table\n";
+
+/* Each option's first line names the commands that take it ("run info": both). */
+static const char main_options[] =
+    "  -o, --output FILE     where `run` writes the result (default\n"
+    "                        results/<config name>.json; results/ is created)\n"
+    "  -s, --set KEY=VALUE   override a setting of CONFIG, e.g. --set traffic.load=0.6,\n"
+    "                        --set routing.mechanism=min (strings with or without\n"
+    "                        quotes); repeatable, applied in order after the file; a\n"
+    "                        setting the chosen plug-ins do not read is refused\n"
+    "      --origins         info: also list every setting written in a file or by\n"
+    "                        --set, with the FILE:LINE (or --set) its value came from\n"
+    "  -q, --quiet           no progress line on stderr (shown only on a terminal)\n"
+    "  -f, --fairness        run: also print min injected load, Max/Min, CoV and the\n"
+    "                        injected load of each router of group 0\n"
+    "  -c, --check           run: verify the model's invariants every cycle (packets\n"
+    "                        conserved, credits, VC ladders, link order; several times\n"
+    "                        slower) and stop at the first violation with exit 3\n"
+    "      --check-every K   run: --check on every K-th cycle only (for long runs)\n"
+    "      --isolate         run: also run each closed-loop job alone (same placement\n"
+    "                        and seeds) and report its slowdown (= --set\n"
+    "                        sim.isolate=true)\n"
+    "      --packet-log FILE run: write the path and per-hop times of packets as JSON\n"
+    "                        lines (= --set stats.packet_log=FILE, FILE relative to\n"
+    "                        here; which packets: stats.packet_log_fraction and\n"
+    "                        stats.packet_log_pairs, every packet without them)\n"
+    "  -h, --help            print this help (after a command: that command's)\n";
+
+static const char main_exit_status[] =
+    "Exit status: 0 success, 1 other failure (e.g. output not writable), 2 bad input\n"
+    "(config or command line; nothing is simulated), 3 the simulation detected a\n"
+    "deadlock or broke an invariant, 130/143 interrupted by SIGINT/SIGTERM (no result\n"
+    "written; a previous result file is left untouched).\n";
+
 static void main_help(void)
 {
     fputs(main_synopsis, stdout);
     fputs(sweep_cli_synopsis, stdout); /* sweep, merge, saturation: src/sweep/sweep_cli.c */
     fputs(settings_cli_synopsis, stdout);
-    fputs("\n"
-          "Commands:\n"
-          "  run     simulate one point of CONFIG (a libconfig file, e.g. conf/default.cfg),\n"
-          "          write its JSON result and print a summary; given a result document\n"
-          "          (RESULT.json), rerun the point from the config it holds (the same\n"
-          "          document but for \"dfsim\" and \"timing\"; default output\n"
-          "          results/<config name>-rerun.json; see conf/README.md)\n"
-          "  info    print the network size, the routing's VC needs and the theoretical\n"
-          "          bounds of CONFIG (src/METRICS.md#theoretical-bounds), without\n"
-          "          simulating\n"
-          "  settings  print every setting with its default as a config file, or with\n"
-          "          --markdown as the README's table\n"
-          "\n"
-          "Options:\n"
-          "  -o, --output FILE     where `run` writes the result (default\n"
-          "                        results/<config name>.json; results/ is created)\n"
-          "  -s, --set KEY=VALUE   override a setting of CONFIG, e.g. --set traffic.load=0.6,\n"
-          "                        --set routing.mechanism=min (strings with or without\n"
-          "                        quotes); repeatable, applied in order after the file\n"
-          "      --origins         info: also list every setting written in a file or by\n"
-          "                        --set, with the FILE:LINE (or --set) its value came from\n"
-          "  -q, --quiet           no progress line on stderr (shown only on a terminal)\n"
-          "  -f, --fairness        run: also print min injected load, Max/Min, CoV and the\n"
-          "                        injected load of each router of group 0\n"
-          "  -c, --check           run: verify the model's invariants every cycle (packets\n"
-          "                        conserved, credits, VC ladders, link order; several times\n"
-          "                        slower) and stop at the first violation with exit 3\n"
-          "      --check-every K   run: --check on every K-th cycle only (for long runs)\n"
-          "      --isolate         run: also run each closed-loop job alone (same placement\n"
-          "                        and seeds) and report its slowdown (= --set\n"
-          "                        sim.isolate=true)\n"
-          "      --packet-log FILE run: write the path and per-hop times of packets as JSON\n"
-          "                        lines (= --set stats.packet_log=FILE, FILE relative to\n"
-          "                        here; which packets: stats.packet_log_fraction and\n"
-          "                        stats.packet_log_pairs, every packet without them)\n"
-          "  -h, --help            print this help\n"
-          "  -V, --version         print the version\n"
-          "\n"
-          "Exit status: 0 success, 1 other failure (e.g. output not writable), 2 bad input\n"
-          "(config or command line; nothing is simulated), 3 the simulation detected a\n"
-          "deadlock or broke an invariant, 130/143 interrupted by SIGINT/SIGTERM (no result\n"
-          "written; a previous result file is left untouched).\n",
-          stdout);
+    fputs("       dfsim COMMAND --help\n\nCommands:\n", stdout);
+    fputs(main_commands, stdout);
+    fputs("\nOptions:\n", stdout);
+    fputs(main_options, stdout);
+    fputs("  -V, --version         print the version\n\n", stdout);
+    fputs(main_exit_status, stdout);
     fputs("\nSweeps (exit status 0 when every point succeeded, 1 if one failed, 2 bad input):\n",
           stdout);
     fputs(sweep_cli_help, stdout);
+}
+
+/* Whether the line of len bytes at line holds needle. */
+static bool main_line_has(const char *line, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (size_t i = 0; i + n <= len; i++)
+        if (memcmp(line + i, needle, n) == 0)
+            return true;
+    return false;
+}
+
+/* `dfsim run --help`, `dfsim info --help`: the command's usage, what it does, its options
+ * (those marked "run:" or "info:" for the other command left out). */
+static void main_command_help(const char *command)
+{
+    char synopsis[sizeof main_synopsis];
+    snprintf(synopsis, sizeof synopsis, "       %s", main_synopsis + strlen("usage: "));
+    printf("usage:\n");
+    text_print_entries(stdout, synopsis, 7, "dfsim ", command);
+    printf("\n");
+    text_print_entries(stdout, main_commands, 2, "", command);
+    printf("\nOptions:\n");
+    bool run = strcmp(command, "run") == 0, mine = false;
+    for (const char *line = main_options; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = (size_t)(end - line) + 1;
+        if (line[2] == '-' || line[6] == '-') /* an option's first line */
+            mine = run ? !main_line_has(line, len, " info:")
+                       : !main_line_has(line, len, " run:") && !main_line_has(line, len, "`run`");
+        if (mine)
+            fwrite(line, 1, len, stdout);
+        line = end + 1;
+    }
+    printf("\n%s", main_exit_status);
 }
 
 static int main_bad_usage(const char *fmt, ...)
@@ -182,7 +226,7 @@ static int main_parse_options(int argc, char **argv, struct cli *cli)
         } else if (strcmp(arg, "--") == 0) {
             positional_only = true;
         } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            main_help();
+            main_command_help(cli->command);
             return -1;
         } else if (main_option_value(argv, argc, &i, "-s", "--set", &value)) {
             if (!value)
@@ -493,8 +537,13 @@ static int main_simulate(struct sim_config *cfg, const struct cli *cli, const ch
 static int main_load(const struct cli *cli, struct sim_config *cfg, struct config_sources *sources)
 {
     char err[CONFIG_ERROR_LEN];
-    if (config_load_sources(cli->config, cli->overrides, cli->n_overrides, cfg, sources, err) !=
-        0) {
+    struct config_warnings warnings = {0};
+    int rc = config_load_warn(cli->config, cli->overrides, cli->n_overrides, cfg, sources, false,
+                              &warnings, err);
+    for (int i = 0; i < warnings.count; i++)
+        fprintf(stderr, "dfsim: %s\n", warnings.lines[i]);
+    config_warnings_free(&warnings);
+    if (rc != 0) {
         fprintf(stderr, "%s\n", err);
         return EXIT_BAD_INPUT;
     }

@@ -118,13 +118,13 @@ static cJSON *result_json_config_object(cJSON *config, const struct setting_ref 
 static int result_json_add_config_setting(void *ctx, const struct setting_ref *r)
 {
     struct result_json_config *c = ctx;
-    if (settings_quiet(c->cfg, r))
-        return 0;
+    if (settings_quiet(c->cfg, r) || !settings_in_force(c->cfg, r))
+        return 0; /* only the settings in force: not those of plug-ins not chosen */
     cJSON *object = result_json_config_object(c->config, r);
     return object && result_json_add_setting(object, r, c->cfg) ? 0 : -1;
 }
 
-/* "config": the name, then every setting of the schema grouped as in the config file. */
+/* "config": the name, then every setting in force grouped as in the config file. */
 static bool result_json_add_config(cJSON *doc, const struct sim_config *cfg)
 {
     cJSON *config = cJSON_AddObjectToObject(doc, "config");

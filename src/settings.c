@@ -568,7 +568,7 @@ static void settings_append(struct settings_text *t, const char *text)
 }
 
 /* What a value may be, for the table: "min, valiant, ..." or a range. */
-static void settings_allowed_text(const struct setting *row, char *buf, size_t len)
+void settings_allowed_text(const struct setting *row, char *buf, size_t len)
 {
     switch (row->type) {
     case SETTING_CHOICE:
@@ -625,4 +625,25 @@ char *settings_markdown(void)
         return NULL;
     }
     return t.buf;
+}
+
+/* ---- settings in force ---- */
+
+bool settings_in_force(const struct sim_config *cfg, const struct setting_ref *r)
+{
+    if (r->list || !r->group || !r->table->owner)
+        return true;
+    for (const struct setting_plugins *p = r->group->plugins; p && p->count; p++)
+        if (p->reads && p->reads(cfg, r->table))
+            return true;
+    return false;
+}
+
+int settings_chooser(const struct settings_group *g, struct setting_ref *out)
+{
+    for (int i = 0; g->plugins && g->tables && g->tables[i]; i++)
+        for (int k = 0; k < g->tables[i]->count; k++)
+            if (g->tables[i]->rows[k].names && !g->tables[i]->owner)
+                return settings_find(g->name, g->tables[i]->rows[k].name, out);
+    return -1;
 }

@@ -3,6 +3,7 @@
 #include "text_file.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,4 +91,27 @@ void text_file_folder(const char *path, char *dir, size_t len)
         snprintf(dir, len, ".");
     else
         snprintf(dir, len, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+}
+
+/* The lines of TEXT that belong to COMMAND: an entry starts at a line of `indent` blanks and
+ * `lead` then a command ("       dfsim sweep", "  merge") and goes on until the next entry. */
+void text_print_entries(FILE *out, const char *text, int indent, const char *lead,
+                        const char *command)
+{
+    bool mine = false;
+    size_t lead_len = strlen(lead), n = strlen(command);
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+        const char *word = line;
+        while (*word == ' ')
+            word++;
+        if (word - line == indent && strncmp(word, lead, lead_len) == 0) {
+            const char *name = word + lead_len;
+            mine = strncmp(name, command, n) == 0 && name[n] == ' ';
+        }
+        if (mine)
+            fwrite(line, 1, len, out);
+        line += len;
+    }
 }

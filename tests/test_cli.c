@@ -119,6 +119,45 @@ static const struct {
     {"run conf/default.cfg --set routing.mechanism=oblivious --set routing.global_policy=nrg", 2,
      "routing.global_policy: routing 'oblivious' has no global policy 'nrg' (expected one of: "
      "crg, rrg)"},
+    /* settings that the chosen plug-ins do not read (conf/README.md): typed, an error */
+    {"run conf/default.cfg --set routing.mechanism=ugal --set routing.global_policy=mm", 2,
+     "--set routing.global_policy=mm: routing.global_policy: \"mm\" is not read by "
+     "routing.mechanism \"ugal\" (expected a routing.mechanism that reads it: oblivious, "
+     "piggyback, in_transit; or no routing.global_policy)"},
+    {"run conf/default.cfg --set routing.misroute_threshold=40", 2,
+     "--set routing.misroute_threshold=40: routing.misroute_threshold: 40 is not read by "
+     "routing.mechanism \"min\" (expected a routing.mechanism that reads it: in_transit; or no "
+     "routing.misroute_threshold)"},
+    /* a shape of another topology kind in the file that chose the kind: an error */
+    {"info tests/unread/dfplus_rows.cfg", 2,
+     "tests/unread/dfplus_rows.cfg:3: topology.rows: 3 is not read by topology.kind "
+     "\"dragonfly_plus\", nor is topology.a = 4 from tests/unread/base.cfg:3 (expected a "
+     "topology.kind that reads it: cascade; or no topology.rows)"},
+    /* a shape with no kind chosen at all: an error; a file spelling out a default: nothing */
+    {"info /dev/stdin <<'EOF'\ntopology = { rows = 3; };\nEOF", 2,
+     "/dev/stdin:1: topology.rows: 3 is not read by topology.kind \"dragonfly\" (expected a "
+     "topology.kind that reads it: cascade; or no topology.rows)"},
+    {"info /dev/stdin 2>&1 >/dev/null <<'EOF' | grep -c .\ntopology = { rows = 6; };\nEOF", 1,
+     "0\n"},
+    /* a mechanism's setting in a file: a warning; no topology group: a note */
+    {"info tests/unread/min_threshold.cfg", 0,
+     "dfsim: warning: tests/unread/min_threshold.cfg:2: routing.misroute_threshold = 40: not "
+     "read by routing.mechanism \"min\" (read by in_transit)"},
+    {"info tests/unread/min_threshold.cfg", 0,
+     "dfsim: note: tests/unread/min_threshold.cfg: no topology group: the default dragonfly "
+     "p=6 h=6 a=12"},
+    {"info tests/unread/base.cfg --set routing.mechanism=ugal", 0,
+     "dfsim: warning: tests/unread/base.cfg:4: routing.misroute_threshold = 40: not read by "
+     "routing.mechanism \"ugal\" (read by in_transit)"},
+    /* a sweep varying mechanisms over a common base runs; the warning comes once */
+    {"sweep tests/unread/sweep.cfg --list 2>&1 | grep -c 'not read by'", 0, "2\n"},
+    {"sweep tests/unread/sweep.cfg --list", 0,
+     "dfsim: warning: tests/unread/sweep.cfg:4: routing.global_policy = \"mm\": not read by "
+     "routing.mechanism \"ugal\" (read by oblivious, piggyback, in_transit) (in the points of "
+     "tests/unread/sweep.cfg)"},
+    {"sweep tests/unread/sweep.cfg --list", 0,
+     "dfsim: warning: tests/unread/base.cfg:4: routing.misroute_threshold = 40: not read by "
+     "routing.mechanism \"ugal\" (read by in_transit) (in the points of tests/unread/sweep.cfg)"},
     {"run conf/default.cfg --set traffic.packet_size=40", 2,
      "--set traffic.packet_size=40: buffers.local: 32 phits cannot hold one packet"},
     /* bad --set and option syntax: control characters are spelled out, one line */
@@ -140,6 +179,41 @@ static const struct {
     {"--help", 0, "dfsim info CONFIG"},
     {"--help", 0, "Exit status: 0 success"},
     {"run --help", 0, "--output FILE"},
+    /* every subcommand's own --help: its usage, not another command's */
+    {"run --help", 0, "usage:\n       dfsim run CONFIG [-o OUT.json]"},
+    {"run --help | grep -c 'dfsim info\\|--origins\\|dfsim sweep'", 1, "0\n"},
+    {"info --help", 0,
+     "usage:\n       dfsim info CONFIG|RESULT.json [--set KEY=VALUE]... [--origins]\n"},
+    {"info --help | grep -c 'dfsim run\\|--fairness\\|--output'", 1, "0\n"},
+    {"sweep --help", 0, "usage:\n       dfsim sweep SWEEP [--jobs N]"},
+    {"sweep --help | grep -c 'dfsim merge\\|saturation'", 1, "0\n"},
+    {"merge --help", 0, "usage:\n       dfsim merge DIR\n\n  merge       rebuild DIR/sweep.json"},
+    {"saturation --help", 0, "usage:\n       dfsim saturation CONFIG [--set KEY=VALUE]..."},
+    {"saturation --help | grep -c 'dfsim sweep'", 1, "0\n"},
+    {"settings --help", 0, "usage: dfsim settings [--markdown | KEY]\n"},
+    {"schema --help", 0, "usage: dfsim schema --json | --markdown"},
+    {"--help", 0, "       dfsim settings [--markdown | KEY]\n       dfsim COMMAND --help\n"},
+    /* dfsim settings KEY */
+    {"settings routing.global_policy", 0,
+     "routing.global_policy = \"rrg\";\n  default  \"rrg\"\n  allowed  crg, rrg, nrg, mm\n"
+     "  read by  routing.mechanism oblivious, piggyback, in_transit (else reported: "
+     "conf/README.md)\n  meaning  global misrouting policy (nrg and mm: in_transit only)\n"
+     "  glossary CRG: Current-router global misrouting"},
+    {"settings routing.global_policy", 0,
+     "\n           MM: Mixed-mode misrouting policy of in-transit routing"},
+    {"settings traffic.pattern", 0,
+     "  aliases  UN, ADV, ADV+i, ADVc (conf/GLOSSARY.md)\n"
+     "  read by  every run\n"},
+    {"settings topology.rows", 0, "  read by  topology.kind cascade (else reported"},
+    {"settings jobs.load", 0, "jobs[].load = 0;\n"},
+    {"settings topology.a", 0, "  glossary no entry names it (conf/GLOSSARY.md)\n"},
+    {"settings routing.glob_policy", 2,
+     "dfsim: settings: routing.glob_policy: unknown setting (did you mean "
+     "'routing.global_policy'?)"},
+    {"settings routing.foo", 2,
+     "dfsim: settings: routing.foo: unknown setting (expected one of: routing.mechanism, "
+     "routing.min_choice, routing.global_policy"},
+    {"settings --frob", 2, "dfsim: settings: unknown argument '--frob'"},
     {"info conf/default.cfg", 0, "9 groups, 36 routers, 72 nodes, radix 7"},
     {"info conf/default.cfg", 0, "needs 2 local and 1 global VCs"},
     {"info conf/default.cfg --set topology.h=3 --set topology.a=6 --set topology.p=3", 0,
@@ -338,26 +412,41 @@ static void test_cli_check_array(const cJSON *doc, const char *key, int length)
     cJSON_ArrayForEach(item, array) CU_ASSERT(cJSON_IsNumber(item));
 }
 
+struct test_cli_config {
+    const cJSON *config;
+    const struct sim_config *cfg;
+};
+
 static int test_cli_config_has(void *ctx, const struct setting_ref *r)
 {
+    const struct test_cli_config *c = ctx;
     if (r->list)
         return 0; /* this config has no jobs */
     if (r->row->quiet_default)
         return 0; /* left out while at its default, which the configs here keep */
-    const cJSON *group = cJSON_GetObjectItemCaseSensitive(ctx, r->group->name);
+    const cJSON *group = cJSON_GetObjectItemCaseSensitive(c->config, r->group->name);
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(group, r->row->name);
-    CU_ASSERT_PTR_NOT_NULL(item);
-    if (!item)
-        fprintf(stderr, "\n  config lacks %s.%s\n", r->group->name, r->row->name);
+    bool in_force = settings_in_force(c->cfg, r);
+    CU_ASSERT_EQUAL(item != NULL, in_force);
+    if ((item != NULL) != in_force)
+        fprintf(stderr, "\n  config %s %s.%s\n", item ? "has (not in force)" : "lacks",
+                r->group->name, r->row->name);
     return 0;
 }
 
-/* "config" holds every schema setting (nested by group), resolved. */
-static void test_cli_check_config(const cJSON *doc)
+/* "config" holds every setting in force (nested by group), resolved, and no other: not those
+ * of the routing mechanisms, topology kinds and patterns not chosen. */
+static void test_cli_check_config(const cJSON *doc, const char *path)
 {
     const cJSON *config = cJSON_GetObjectItemCaseSensitive(doc, "config");
     CU_ASSERT_FATAL(cJSON_IsObject(config));
-    settings_each(test_cli_config_has, (void *)config);
+    struct sim_config cfg;
+    char err[CONFIG_ERROR_LEN];
+    CU_ASSERT_EQUAL_FATAL(config_load(path, NULL, 0, &cfg, err), 0);
+    struct test_cli_config c = {config, &cfg};
+    settings_each(test_cli_config_has, &c);
+    CU_ASSERT_PTR_NULL(test_cli_json_get(doc, "config.routing.global_policy"));
+    CU_ASSERT_PTR_NULL(test_cli_json_get(doc, "config.traffic.offset"));
     CU_ASSERT_EQUAL(cJSON_GetNumberValue(test_cli_json_get(doc, "config.sim.measure_cycles")), 500);
     CU_ASSERT_EQUAL(cJSON_GetNumberValue(test_cli_json_get(doc, "config.vcs.local")), 2);
 }
@@ -384,7 +473,7 @@ static void test_cli_check_document(const char *path)
     cJSON *doc = test_cli_read_json(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
     test_cli_check_numbers(doc);
-    test_cli_check_config(doc);
+    test_cli_check_config(doc, path);
     int routers = (int)cJSON_GetNumberValue(test_cli_json_get(doc, "network.routers"));
     CU_ASSERT_EQUAL(routers, 36);
     CU_ASSERT_EQUAL(cJSON_GetNumberValue(test_cli_json_get(doc, "network.nodes")), 72);
@@ -463,6 +552,25 @@ static void test_cli_schema(void)
     free(committed);
 }
 
+/* Every shipped config and sweep loads without a warning of a setting not in force. */
+static void test_cli_shipped_configs_in_force(void)
+{
+    char *out = malloc(TEST_CLI_OUT);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_EQUAL(test_run_command("for f in $(find conf -name '*.cfg' ! -path 'conf/sweeps/*' "
+                                     "| sort); do ./dfsim info \"$f\" >/dev/null || echo \"$f\"; "
+                                     "done 2>&1 | grep -v 'dfsim: note: .*no topology group'",
+                                     out, TEST_CLI_OUT),
+                    1);
+    CU_ASSERT_STRING_EQUAL(out, "");
+    CU_ASSERT_EQUAL(test_run_command("for f in conf/sweeps/*.cfg; do ./dfsim sweep \"$f\" --list "
+                                     ">/dev/null || echo \"$f\"; done 2>&1",
+                                     out, TEST_CLI_OUT),
+                    0);
+    CU_ASSERT_STRING_EQUAL(out, "");
+    free(out);
+}
+
 int test_cli_register(void)
 {
     static const struct test_case tests[] = {
@@ -475,6 +583,7 @@ int test_cli_register(void)
         {"run writes every key of the result document", test_cli_run_writes_document},
         {"default output path results/NAME.json", test_cli_default_output_path},
         {"dfsim schema --json | --markdown", test_cli_schema},
+        {"shipped configs: no setting that is not in force", test_cli_shipped_configs_in_force},
     };
     return test_add_suite("cli", test_cli_init, test_cli_cleanup, tests,
                           sizeof tests / sizeof tests[0]);

@@ -456,9 +456,11 @@ static void test_sweep_point_doc(const char *dir, const char *file, int index, i
              " \"latency\": {\"mean\": %g, \"p99\": 300},\n"
              " \"fairness\": {\"min_injected_load\": 0.25, \"max_min\": %s, \"cov\": 0.1},\n"
              " \"misrouted\": {\"global\": 0, \"local\": 0},\n"
+             " \"hops\": {\"local\": %d, \"per_router\": [1, 2]},\n"
+             " \"timing\": {\"wall_seconds\": 3}, \"config\": {\"traffic\": {\"load\": 0.4}},\n"
              " \"sweep\": {\"name\": \"hand\", \"variant\": \"V\", \"point\": {\"traffic.load\": "
              "%s, \"sim.seed\": %d}, \"hash\": \"%016d\", \"index\": %d}}\n",
-             accepted, latency, max_min, index < 3 ? "0.4" : "0.5", seed, index, index);
+             accepted, latency, max_min, 2 * index, index < 3 ? "0.4" : "0.5", seed, index, index);
     test_sweep_write(path, text);
 }
 
@@ -495,7 +497,12 @@ static void test_sweep_expect_figures(const cJSON *obj, int skip,
         CU_ASSERT_STRING_EQUAL(member->string, figure->name);
         member = member->next;
     }
-    CU_ASSERT_PTR_NULL(member);
+    /* then, past a document's jobs, every scalar metric */
+    if (member && strcmp(member->string, "jobs") == 0)
+        member = member->next;
+    CU_ASSERT_FATAL(member != NULL);
+    CU_ASSERT_STRING_EQUAL(member->string, "metrics");
+    CU_ASSERT_PTR_NULL(member->next);
 }
 
 static bool test_sweep_in_points(const struct result_figure *figure)
@@ -558,6 +565,26 @@ static void test_sweep_merge_arithmetic(void)
     CU_ASSERT_EQUAL(test_sweep_get(g1, "seeds", NULL), 1);
     CU_ASSERT_DOUBLE_EQUAL(test_sweep_get(g1, "accepted", "mean"), 0.5, 1e-12);
     CU_ASSERT_EQUAL(test_sweep_get(g1, "accepted", "ci95"), 0);
+    /* "metrics": every number (or null) of the document by its path, but the program's, the
+     * timing, the config echo, the sweep's metadata and arrays */
+    const cJSON *m0 = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(points, 0), "metrics");
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(m0), 11);
+    CU_ASSERT_EQUAL(test_sweep_get(m0, "latency.p99", NULL), 300);
+    CU_ASSERT_EQUAL(test_sweep_get(m0, "hops.local", NULL), 0);
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItemCaseSensitive(m0, "hops.per_router"));
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItemCaseSensitive(m0, "timing.wall_seconds"));
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItemCaseSensitive(m0, "config.traffic.load"));
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItemCaseSensitive(m0, "sweep.index"));
+    CU_ASSERT_TRUE(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(points, 1), "metrics"),
+        "fairness.max_min")));
+    /* groups: mean and ci95 of each, as the figures: hops.local 0, 2, 4 (indexes 0 .. 2) */
+    const cJSON *gm = cJSON_GetObjectItemCaseSensitive(g0, "metrics");
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(gm), 11);
+    CU_ASSERT_DOUBLE_EQUAL(test_sweep_get(gm, "hops.local", "mean"), 2, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(test_sweep_get(gm, "hops.local", "ci95"), 4.968330006484406, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(test_sweep_get(gm, "fairness.max_min", "mean"), 2.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(test_sweep_get(gm, "load.accepted", "ci95"), 0.0895678429590, 1e-9);
     cJSON_Delete(doc);
 }
 

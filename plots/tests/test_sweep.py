@@ -84,10 +84,16 @@ class TestTinySweep(unittest.TestCase):
         averaged = [f["name"] for f in figures if f["averaged"]]
         index, = dr.find_sweep_indexes([self.dir])
         for p in index["points"]:
-            self.assertEqual(list(p)[5:], in_points)  # after file, variant, point, hash, index
+            # after file, variant, point, hash, index; then every scalar metric by its path
+            self.assertEqual(list(p)[5:], in_points + ["metrics"])
+            self.assertEqual(p["metrics"]["load.accepted"], p["accepted"])
+            self.assertIn("latency.breakdown.global_queues", p["metrics"])
+            self.assertNotIn("timing.wall_seconds", p["metrics"])
         for g in index["groups"]:
-            self.assertEqual(list(g)[3:], averaged)  # after variant, point, seeds
+            self.assertEqual(list(g)[3:], averaged + ["metrics"])  # after variant, point, seeds
             self.assertIn("starved", g["max_min"])
+            self.assertEqual(g["metrics"]["latency.mean"], {k: g["latency_mean"][k]
+                                                            for k in ("mean", "ci95")})
 
     def test_saturation_from_sweep(self):
         sat = dr.sweep_saturation(dr.find_sweep_indexes([self.dir]))

@@ -18,6 +18,7 @@
 #include "sweep_pool.h"
 #include "sweep_run.h"
 #include "sweep_sync.h"
+#include "text_file.h"
 
 enum sweep_cli_exit { SWEEP_EXIT_OK = 0, SWEEP_EXIT_FAILED = 1, SWEEP_EXIT_BAD_INPUT = 2 };
 
@@ -181,13 +182,23 @@ static int sweep_cli_saturation_option(char **argv, int argc, int *i, struct swe
     return 1;
 }
 
+/* `dfsim COMMAND --help`: the command's own usage and description. */
+static void sweep_cli_print_help(const char *command)
+{
+    printf("usage:\n");
+    text_print_entries(stdout, sweep_cli_synopsis, 7, "dfsim ", command);
+    printf("\n");
+    text_print_entries(stdout, sweep_cli_help, 2, "", command);
+    printf("\nExit status: 0 when every point succeeded, 1 if one failed, 2 bad input.\n");
+}
+
 /* Options shared by the commands, then the command's own; returns 1 if unknown. */
 static int sweep_cli_option(char **argv, int argc, int *i, struct sweep_cli *cli)
 {
     const char *arg = argv[*i], *v;
     bool merge = strcmp(cli->command, "merge") == 0;
     if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-        printf("usage:\n%s\n%s", sweep_cli_synopsis, sweep_cli_help);
+        sweep_cli_print_help(cli->command);
         return SWEEP_CLI_HELP_EXIT;
     }
     if (!merge && (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0)) {
@@ -256,8 +267,14 @@ static int sweep_cli_parse(int argc, char **argv, struct sweep_cli *cli)
 static int sweep_cli_prepare(struct sweep *sw, struct sweep_grid *grid)
 {
     char err[SWEEP_ERROR_LEN];
-    if (sweep_expand(sw, grid, err) == 0)
+    if (sweep_expand(sw, grid, err) == 0) {
+        /* once for the whole sweep, not per point */
+        for (int i = 0; i < grid->warnings.count; i++)
+            if (strncmp(grid->warnings.lines[i], "warning: ", 9) == 0)
+                fprintf(stderr, "dfsim: %s (in the points of %s)\n", grid->warnings.lines[i],
+                        sw->path);
         return SWEEP_EXIT_OK;
+    }
     fprintf(stderr, "%s\n", err);
     return SWEEP_EXIT_BAD_INPUT;
 }

@@ -137,20 +137,64 @@ static void sweep_locate_error(const struct sweep *sw, const struct sweep_job *j
                  variant[0] ? " of variant " : "", variant, point[0] ? " " : "", point);
 }
 
-int sweep_job_config(const struct sweep *sw, const struct sweep_job *job, const double *load,
-                     struct sim_config *cfg, char err[SWEEP_ERROR_LEN])
+/* The warnings from `before` on that name a --set the sweep file wrote say "SWEEP:LINE"
+ * instead, as errors do; one that then says what an earlier one says is dropped. */
+static void sweep_locate_warnings(const struct sweep *sw, const struct sweep_overrides *o,
+                                  struct config_warnings *w, int before)
+{
+    static const char prefix[] = "warning: --set ";
+    for (int k = before; k < w->count; k++) {
+        char *line = w->lines[k];
+        for (int i = 0; i < o->n && strncmp(line, prefix, sizeof prefix - 1) == 0; i++) {
+            size_t n = strlen(o->items[i]);
+            const char *rest = line + sizeof prefix - 1;
+            if (o->lines[i] <= 0 || strncmp(rest, o->items[i], n) != 0 ||
+                strncmp(rest + n, ": ", 2) != 0)
+                continue;
+            size_t len = strlen(sw->path) + strlen(rest + n) + 48;
+            char *located = malloc(len);
+            if (!located)
+                return;
+            snprintf(located, len, "warning: %s:%d%s", sw->path, o->lines[i], rest + n);
+            free(line);
+            line = w->lines[k] = located;
+        }
+        for (int j = 0; j < k; j++)
+            if (strcmp(w->lines[j], line) == 0) {
+                free(line);
+                memmove(&w->lines[k], &w->lines[k + 1],
+                        (size_t)(w->count - k - 1) * sizeof *w->lines);
+                w->count--;
+                k--;
+                break;
+            }
+    }
+}
+
+/* sweep_job_config that collects the warnings of settings not in force (NULL: dropped). */
+static int sweep_job_config_warn(const struct sweep *sw, const struct sweep_job *job,
+                                 const double *load, struct sim_config *cfg,
+                                 struct config_warnings *warnings, char err[SWEEP_ERROR_LEN])
 {
     struct sweep_overrides o;
     char cerr[CONFIG_ERROR_LEN];
-    int rc = -1;
+    int rc = -1, before = warnings ? warnings->count : 0;
     if (sweep_overrides_build(sw, job, load, &o) != 0)
         snprintf(err, SWEEP_ERROR_LEN, "out of memory");
-    else if (config_load(sw->base, o.items, o.n, cfg, cerr) != 0)
+    else if (config_load_warn(sw->base, o.items, o.n, cfg, NULL, true, warnings, cerr) != 0)
         sweep_locate_error(sw, job, &o, cerr, err);
     else
         rc = 0;
+    if (warnings)
+        sweep_locate_warnings(sw, &o, warnings, before);
     sweep_overrides_free(&o);
     return rc;
+}
+
+int sweep_job_config(const struct sweep *sw, const struct sweep_job *job, const double *load,
+                     struct sim_config *cfg, char err[SWEEP_ERROR_LEN])
+{
+    return sweep_job_config_warn(sw, job, load, cfg, NULL, err);
 }
 
 /* ---- hash ---- */
@@ -572,12 +616,13 @@ static bool sweep_next_choice(const struct sweep *sw, int v, int *choice)
 }
 
 /* Resolves the config of a job (validating it) and fills its hash and file. */
-static int sweep_job_resolve(const struct sweep *sw, struct sweep_job *job, char *err)
+static int sweep_job_resolve(const struct sweep *sw, struct sweep_job *job,
+                             struct config_warnings *warnings, char *err)
 {
     struct sim_config cfg;
     const double zero = 0;
     bool search = sweep_job_is_search(sw, job);
-    if (sweep_job_config(sw, job, search ? &zero : NULL, &cfg, err) != 0)
+    if (sweep_job_config_warn(sw, job, search ? &zero : NULL, &cfg, warnings, err) != 0)
         return -1;
     if (sweep_job_hashes(sw, job, &cfg) == 0)
         job->file = sweep_job_file(sw, job);
@@ -628,7 +673,7 @@ int sweep_expand(const struct sweep *sw, struct sweep_grid *grid, char err[SWEEP
             struct sweep_job *job = &grid->jobs[j++];
             job->variant = v;
             job->choice = choice;
-            if (sweep_job_resolve(sw, job, err) != 0) {
+            if (sweep_job_resolve(sw, job, &grid->warnings, err) != 0) {
                 sweep_grid_free(grid);
                 return -1;
             }
@@ -650,5 +695,6 @@ void sweep_grid_free(struct sweep_grid *grid)
         free(grid->jobs[j].file);
     free(grid->jobs);
     free(grid->choices);
+    config_warnings_free(&grid->warnings);
     memset(grid, 0, sizeof *grid);
 }

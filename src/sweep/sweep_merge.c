@@ -194,6 +194,52 @@ static cJSON *sweep_merge_job_summaries(const cJSON *doc, bool *ok)
     return out;
 }
 
+/* ---- every scalar metric ---- */
+
+/* The parts of a point document that are not its metrics: the program, the run's timing, the
+ * config echo, the sweep's metadata, the jobs (their figures go under "jobs"). */
+static bool sweep_merge_not_metric(const char *key)
+{
+    static const char *const skipped[] = {"dfsim", "timing", "config", "sweep", "jobs", NULL};
+    for (int i = 0; skipped[i]; i++)
+        if (strcmp(key, skipped[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Adds every number (or null) under obj to out as "path.to.leaf": value; arrays (per-router,
+ * per-group, series) are not scalars and are left out. */
+static bool sweep_merge_flatten(const cJSON *obj, const char *prefix, cJSON *out)
+{
+    const cJSON *item;
+    bool ok = true;
+    cJSON_ArrayForEach(item, obj)
+    {
+        if (!ok || !item->string || (!prefix[0] && sweep_merge_not_metric(item->string)))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", item->string);
+        if (cJSON_IsObject(item))
+            ok = sweep_merge_flatten(item, path, out);
+        else if (cJSON_IsNumber(item))
+            ok = cJSON_AddNumberToObject(out, path, item->valuedouble) != NULL;
+        else if (cJSON_IsNull(item))
+            ok = cJSON_AddNullToObject(out, path) != NULL;
+    }
+    return ok;
+}
+
+/* {"latency.p99": 123, ...}: every scalar metric of a point document. */
+static cJSON *sweep_merge_metrics(const cJSON *doc)
+{
+    cJSON *out = cJSON_CreateObject();
+    if (out && !sweep_merge_flatten(doc, "", out)) {
+        cJSON_Delete(out);
+        return NULL;
+    }
+    return out;
+}
+
 /* {"file", "variant", "point", "hash", "index", key figures..., "jobs"} of a point document
  * (the figures with a sweep_rank in the result schema, in rank order; with jobs, each job's
  * figures under its name); a saturation step also gets "load", "tolerance", "resolution"
@@ -215,6 +261,8 @@ static cJSON *sweep_merge_summary(const struct sweep_merge_entry *e)
     cJSON *jobs = ok ? sweep_merge_job_summaries(e->doc, &ok) : NULL;
     if (jobs)
         ok = ok && sweep_merge_add_item(p, "jobs", jobs);
+    if (ok)
+        ok = sweep_merge_add_item(p, "metrics", sweep_merge_metrics(e->doc));
     if (ok && !isnan(e->load))
         ok = sweep_merge_add_number(p, "load", e->load) &&
              sweep_merge_add_number(p, "tolerance",
@@ -334,6 +382,33 @@ static cJSON *sweep_merge_job_groups(const cJSON *const *members, int n, bool *o
     return out;
 }
 
+/* {"latency.p99": {"mean", "ci95"}, ...} over the members' metrics (every metric any member
+ * has, in order of first appearance; a member without one counts as null), as the figures. */
+static cJSON *sweep_merge_metric_groups(const cJSON *const *members, int n)
+{
+    const cJSON **metrics = calloc((size_t)(n > 0 ? n : 1), sizeof *metrics);
+    cJSON *out = metrics ? cJSON_CreateObject() : NULL;
+    bool ok = out != NULL;
+    for (int i = 0; ok && i < n; i++)
+        metrics[i] = sweep_merge_get(members[i], "metrics");
+    for (int i = 0; ok && i < n; i++) {
+        const cJSON *m;
+        cJSON_ArrayForEach(m, metrics[i])
+        {
+            if (!ok || sweep_merge_get(out, m->string))
+                continue;
+            ok = sweep_merge_add_item(out, m->string,
+                                      sweep_merge_figure_stats(metrics, n, m->string, NULL));
+        }
+    }
+    free(metrics);
+    if (!ok) {
+        cJSON_Delete(out);
+        return NULL;
+    }
+    return out;
+}
+
 static cJSON *sweep_merge_point_group(const cJSON *const *members, int n)
 {
     struct result_figures figures;
@@ -350,6 +425,8 @@ static cJSON *sweep_merge_point_group(const cJSON *const *members, int n)
     cJSON *jobs = ok ? sweep_merge_job_groups(members, n, &ok) : NULL;
     if (jobs)
         ok = ok && sweep_merge_add_item(g, "jobs", jobs);
+    if (ok)
+        ok = sweep_merge_add_item(g, "metrics", sweep_merge_metric_groups(members, n));
     if (!ok) {
         cJSON_Delete(g);
         return NULL;

@@ -31,10 +31,17 @@ TOLERANCES = {
                      "whole port, so dfsim runs 3-5 % below BookSim under UN"},
 }
 
+# BookSim's UGAL-L: one minimal and one nonminimal candidate decided at the source; minimal iff
+# q_min <= 2 q_nonmin + 30 flits, which with hop weights (3 minimal, about 6 nonminimal hops) is
+# 3 q_min <= 6 q_nonmin + 90 (peers/booksim2.md). Set with the mechanism: a min or Valiant run
+# does not read them.
+UGAL_L = {"routing.mechanism": "ugal", "routing.ugal_min_candidates": 1,
+          "routing.ugal_nonmin_candidates": 1, "routing.ugal_bias": 90,
+          "routing.ugal_far_end": "none"}
 ROUTING = {
     "min": ("min", {"routing.mechanism": "min"}),
-    "ugal": ("ugal", {"routing.mechanism": "ugal"}),
-    "ugal_4vc": ("ugal", {"routing.mechanism": "ugal"}),
+    "ugal": ("ugal", UGAL_L),
+    "ugal_4vc": ("ugal", UGAL_L),
     "valiant_4vc": ("valiant", {"routing.mechanism": "valiant",
                                 "routing.valiant_target": "router"}),
     "valiant_3vc": ("valiant", {"routing.mechanism": "valiant",
