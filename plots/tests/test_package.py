@@ -106,8 +106,10 @@ class TestLoad(unittest.TestCase):
                     "hops.global", "hops.local", "packets.delivered", "network.nodes"):
             self.assertEqual(row[col], _get(doc, col), col)
         for col in ("routing.mechanism", "traffic.load", "traffic.pattern", "sim.seed",
-                    "topology.h", "router.arbiter", "routing.ugal_preset"):
+                    "topology.h", "router.arbiter", "buffers.output"):
             self.assertEqual(row[col], _get(doc["config"], col), col)
+        # The document holds only the settings in force: a MIN run has no UGAL preset.
+        self.assertNotIn("routing.ugal_preset", df.columns)
         # Lists stay out of the run frame.
         self.assertNotIn("fairness.per_router_injected", df.columns)
 
