@@ -25,27 +25,22 @@ class LibconfigError(ValueError):
     """A value libconfig cannot hold (None, NaN, a mixed array, a bad setting name)."""
 
 
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r",
+            "\f": "\\f"}
+
+
 def _string(s):
-    out = ['"']
+    """s as a libconfig string literal: escapes for backslash, quote and the control
+    characters libconfig names, \\xNN for the other control characters."""
+    out = []
     for ch in s:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\f":
-            out.append("\\f")
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
         elif ord(ch) < 0x20:
             out.append("\\x%02x" % ord(ch))
         else:
             out.append(ch)
-    out.append('"')
-    return "".join(out)
+    return '"' + "".join(out) + '"'
 
 
 def _scalar(value, where):
