@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "sim.h"
 #include "test_util.h"
 #include "topology.h"
@@ -369,6 +370,35 @@ static struct sim *cascade_sim(struct sim_config *cfg, const char *const *extra,
         fprintf(stderr, "\ncascade_sim: %s\n", err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     return sim;
+}
+
+/* MIN's bounds under ADV+1 and ADVc count the global links the cascade has between groups
+ * (4 per pair here: 8 routers x 2 links over 4 other groups), not one per pair: 4/16 and, ADVc
+ * targeting the 2 next groups, 8/16 phits/node/cycle; a saturated run stays within them and
+ * close to them (a bound of 1/(a*p) = 0.125 for ADVc was below what MIN carries). */
+static void test_minimal_adversarial_bounds(void)
+{
+    static const struct {
+        const char *pattern;
+        double bound;
+    } cases[] = {{"traffic.pattern=adversarial", 4.0 / 16},
+                 {"traffic.pattern=adversarial_consecutive", 8.0 / 16}};
+    for (int i = 0; i < 2; i++) {
+        struct sim_config cfg;
+        const char *extra[] = {"routing.mechanism=min", cases[i].pattern, "traffic.load=0.8",
+                               "sim.warmup_cycles=2000", "sim.measure_cycles=3000"};
+        struct sim *sim = cascade_sim(&cfg, extra, 5);
+        struct bounds_throughput b;
+        CU_ASSERT_EQUAL_FATAL(bounds_throughput(&cfg, &sim->net.topo, &b), 0);
+        CU_ASSERT_DOUBLE_EQUAL(b.load, cases[i].bound, 1e-12);
+        CU_ASSERT_EQUAL(sim_run(sim, NULL, NULL), SIM_OK);
+        struct result res;
+        CU_ASSERT_EQUAL_FATAL(sim_summarize(sim, &res), 0);
+        CU_ASSERT(res.accepted <= b.load * 1.01);
+        CU_ASSERT(res.accepted >= b.load * 0.85);
+        result_free(&res);
+        sim_destroy(sim);
+    }
 }
 
 /* Steps until the packet count delivered reaches `count`; returns the cycle it happened. */
@@ -763,6 +793,8 @@ int test_cascade_register(void)
         {"oracle = BFS over one global link, min_ports = every closer hop, row before column",
          test_oracle},
         {"a path to a group's entry router lands on it", test_entry_router_reached_directly},
+        {"MIN under ADV+1 and ADVc: bounds count the links between groups",
+         test_minimal_adversarial_bounds},
         {"config checks: radix, all-to-all, link ends, table size, arrangement", test_checks},
         {"zero-load ping-pong in a group, hand-computed", test_zero_load_ping_pong},
         {"every mechanism: paths, ladders, no deadlock at 1.0 (UN, ADV+1, ADVc)",
