@@ -92,6 +92,43 @@ def check(metric, peer, dfsim, tol):
             "tolerance_pct": tol}
 
 
+def compared_label(peer, doc, class_note):
+    """The `compared` column of a point: yes (saturated / knee) for the same set-up, apart with
+    the reason for another, no when dfsim's run failed."""
+    if not doc:
+        return "no: dfsim run failed"
+    if peer["class"] == "same":
+        return "yes" + (" (saturated)" if peer["saturated"] else
+                        " (knee)" if peer["knee"] else "")
+    return "apart: " + class_note[peer["class"]]
+
+
+def agreement(rows):
+    """The agreement figures of a group of table rows (diff_accepted, diff_latency, saturated,
+    knee, noise_pct): accepted load below and past saturation, latency below it (the knee's
+    left out), and how many below-saturation points differ beyond sampling noise."""
+    carried = [r for r in rows if not r["saturated"] and r["dfsim_accepted"] is not None]
+    below = [r for r in carried if not r["knee"]]
+    above = [r for r in rows if r["saturated"] and r["dfsim_accepted"] is not None]
+    return {
+        "rows": len(rows),
+        "accepted_below_saturation": stats([r["diff_accepted"] for r in carried]),
+        "accepted_below_saturation_beyond_noise": sum(
+            abs(r["diff_accepted"]) > r["noise_pct"] for r in carried),
+        "latency_below_saturation": stats([r["diff_latency"] for r in below]),
+        "accepted_past_saturation": stats([r["diff_accepted"] for r in above]),
+    }, below
+
+
+def count_checks(compare, results):
+    """How many asserted checks the points have, and how many are within their tolerance."""
+    checks = [c for pt, doc in results for c in compare(pt, doc)
+              if c["tolerance_pct"] is not None and c["diff_pct"] is not None]
+    return {"checks_within_tolerance": sum(abs(c["diff_pct"]) <= c["tolerance_pct"]
+                                           for c in checks),
+            "checks": len(checks)}
+
+
 def generic_compare(module, point, doc):
     """Checks of one point for modules without compare(): see the module docstring."""
     figs = dfsim_figures(doc)

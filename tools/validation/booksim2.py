@@ -15,7 +15,8 @@ The speed set's k=8 row (a memory probe, not in the row files) is not compared.
 import os
 import statistics
 
-from validation import (check, dfsim_figures, diff_pct, num, overlay, read_csv, sampling_noise_pct, stats, write_table)
+from validation import (agreement, check, compared_label, count_checks, dfsim_figures, diff_pct,
+                        num, overlay, read_csv, sampling_noise_pct, stats, write_table)
 
 PEER = "booksim2"
 
@@ -169,13 +170,7 @@ def report(results, out_dir):
     for pt, doc in results:
         p, f = pt["peer"], dfsim_figures(doc)
         klass = p["class"]
-        if not doc:
-            compared = "no: dfsim run failed"
-        elif klass == "same":
-            compared = "yes" + (" (saturated)" if p["saturated"] else
-                                " (knee)" if p["knee"] else "")
-        else:
-            compared = "apart: " + CLASS_NOTE[klass]
+        compared = compared_label(p, doc, CLASS_NOTE)
         row = {"set": p["set"], "k": p["k"], "traffic": TRAFFIC_LABEL[p["traffic"]],
                "routing": p["routing"], "offered": p["offered"], "seed": p["seed"],
                "peer_accepted": p["accepted"], "dfsim_accepted": f.get("accepted"),
@@ -192,17 +187,7 @@ def report(results, out_dir):
                  "compared": "no: a memory probe of 16,512 nodes, its figures not recorded"})
     summary = {"points": len(results), "not_compared": 1}
     for (kset, klass), rs in sorted(groups.items()):
-        carried = [r for r in rs if not r["saturated"] and r["dfsim_accepted"] is not None]
-        below = [r for r in carried if not r["knee"]]
-        above = [r for r in rs if r["saturated"] and r["dfsim_accepted"] is not None]
-        summary[f"{kset}_{klass}"] = {
-            "rows": len(rs),
-            "accepted_below_saturation": stats([r["diff_accepted"] for r in carried]),
-            "accepted_below_saturation_beyond_noise": sum(
-                abs(r["diff_accepted"]) > r["noise_pct"] for r in carried),
-            "latency_below_saturation": stats([r["diff_latency"] for r in below]),
-            "accepted_past_saturation": stats([r["diff_accepted"] for r in above]),
-        }
+        summary[f"{kset}_{klass}"], _ = agreement(rs)
     for (kset, klass), rs in sorted(groups.items()):
         if klass != "same":
             continue
@@ -219,11 +204,7 @@ def report(results, out_dir):
                     "latency_below_saturation": stats([r["diff_latency"] for r in below]),
                     "accepted_past_saturation": stats([r["diff_accepted"] for r in sub
                                                        if r["saturated"]])}
-    checks = [c for pt, doc in results for c in compare(pt, doc)
-              if c["tolerance_pct"] is not None and c["diff_pct"] is not None]
-    summary["checks_within_tolerance"] = sum(abs(c["diff_pct"]) <= c["tolerance_pct"]
-                                             for c in checks)
-    summary["checks"] = len(checks)
+    summary.update(count_checks(compare, results))
     intro = [
         "BookSim2 (booksim/booksim2 `28f4329`) against dfsim on the same points; provenance "
         "and mapping in [peers/booksim2.md](../peers/booksim2.md), the discussion in "

@@ -20,7 +20,8 @@ restriction is translated into dfsim's terms (restriction() below).
 """
 import os
 
-from validation import (check, dfsim_figures, diff_pct, num, overlay, read_csv, sampling_noise_pct, stats, write_table)
+from validation import (agreement, check, compared_label, count_checks, dfsim_figures, diff_pct,
+                        num, overlay, read_csv, sampling_noise_pct, stats, write_table)
 
 PEER = "fogsim"
 CSV = "fogsim_h2_h3.csv"
@@ -207,13 +208,7 @@ def report(results, out_dir):
     for pt, doc in results:
         p, f = pt["peer"], dfsim_figures(doc)
         klass = p["class"]
-        if not doc:
-            compared = "no: dfsim run failed"
-        elif klass == "same":
-            compared = "yes" + (" (saturated)" if p["saturated"] else
-                                " (knee)" if p["knee"] else "")
-        else:
-            compared = "apart: " + CLASS_NOTE[klass]
+        compared = compared_label(p, doc, CLASS_NOTE)
         row = {"set": p["set"], "h": p["h"], "traffic": p["traffic"],
                "routing": ROUTING_LABEL[p["routing"]], "arb": p["arb"],
                "gmp": p["gmp"] + (f" T{p['olm_T']} {p['olm_coef']}/{p['olm_th']}"
@@ -241,24 +236,10 @@ def report(results, out_dir):
                      "compared": "no: h=6 speed run of 750 + 750 cycles (not steady)"})
     summary = {"points": len(results), "not_compared": len(skipped_rows())}
     for klass, rs in sorted(groups.items()):
-        carried = [r for r in rs if not r["saturated"] and r["dfsim_accepted"] is not None]
-        below = [r for r in carried if not r["knee"]]
-        above = [r for r in rs if r["saturated"] and r["dfsim_accepted"] is not None]
-        summary[klass] = {
-            "rows": len(rs),
-            "accepted_below_saturation": stats([r["diff_accepted"] for r in carried]),
-            "accepted_below_saturation_beyond_noise": sum(
-                abs(r["diff_accepted"]) > r["noise_pct"] for r in carried),
-            "latency_below_saturation": stats([r["diff_latency"] for r in below]),
-            "accepted_past_saturation": stats([r["diff_accepted"] for r in above]),
-            "min_inj_below_saturation": stats([diff_pct(r["dfsim_min_inj"], r["peer_min_inj"])
-                                               for r in below]),
-        }
-    checks = [c for pt, doc in results for c in compare(pt, doc)
-              if c["tolerance_pct"] is not None and c["diff_pct"] is not None]
-    summary["checks_within_tolerance"] = sum(abs(c["diff_pct"]) <= c["tolerance_pct"]
-                                             for c in checks)
-    summary["checks"] = len(checks)
+        summary[klass], below = agreement(rs)
+        summary[klass]["min_inj_below_saturation"] = stats(
+            [diff_pct(r["dfsim_min_inj"], r["peer_min_inj"]) for r in below])
+    summary.update(count_checks(compare, results))
     intro = [
         "FOGSim v5 (fuentesp/fogsim `dcdd75f`) against dfsim on the same points; provenance and "
         "mapping in [peers/fogsim.md](../peers/fogsim.md), the discussion in "
