@@ -446,6 +446,23 @@ static void test_packet_log_changes_nothing(void)
 
 /* ---- the command line ---- */
 
+/* The document of a sweep's one point (load 0.4) in DIR/out, which an extended warm-up made
+ * steady: its verdict says so and counts at least one extension. */
+static cJSON *extended_point(const char *dir)
+{
+    char command[256];
+    snprintf(command, sizeof command, "cat %s/out/load0.4_*.json", dir);
+    static char doc_text[1 << 20];
+    CU_ASSERT_EQUAL_FATAL(test_run_command(command, doc_text, sizeof doc_text), 0);
+    cJSON *doc = cJSON_Parse(doc_text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    const cJSON *v = cJSON_GetObjectItem(doc, "steady_state");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT(cJSON_IsTrue(cJSON_GetObjectItem(v, "steady")));
+    CU_ASSERT(cJSON_GetObjectItem(v, "warmup_extensions")->valueint >= 1);
+    return doc;
+}
+
 /* dfsim sweep with stats.extend_warmup in its `set`: the point is rerun until steady, its
  * document says how often and echoes the warm-up it ran with. */
 static void test_sweep_extends_warmup(void)
@@ -464,15 +481,8 @@ static void test_sweep_extends_warmup(void)
     snprintf(command, sizeof command, "./dfsim sweep %s -o %s/out --jobs 1 --quiet", path, dir);
     int rc = test_run_command(command, out, sizeof out);
     CU_ASSERT_EQUAL(rc, 0);
-    snprintf(command, sizeof command, "cat %s/out/load0.4_*.json", dir);
-    static char doc_text[1 << 20];
-    CU_ASSERT_EQUAL_FATAL(test_run_command(command, doc_text, sizeof doc_text), 0);
-    cJSON *doc = cJSON_Parse(doc_text);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    cJSON *doc = extended_point(dir);
     const cJSON *v = cJSON_GetObjectItem(doc, "steady_state");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-    CU_ASSERT(cJSON_IsTrue(cJSON_GetObjectItem(v, "steady")));
-    CU_ASSERT(cJSON_GetObjectItem(v, "warmup_extensions")->valueint >= 1);
     const cJSON *sim = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "config"), "sim");
     CU_ASSERT_EQUAL(cJSON_GetObjectItem(sim, "warmup_cycles")->valuedouble,
                     cJSON_GetObjectItem(v, "warmup_cycles")->valuedouble);
@@ -500,16 +510,7 @@ static void test_sweep_option_extends_warmup(void)
     snprintf(command, sizeof command,
              "./dfsim sweep %s -o %s/out --jobs 1 --quiet --extend-warmup 3", path, dir);
     CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 0);
-    snprintf(command, sizeof command, "cat %s/out/load0.4_*.json", dir);
-    static char doc_text[1 << 20];
-    CU_ASSERT_EQUAL_FATAL(test_run_command(command, doc_text, sizeof doc_text), 0);
-    cJSON *doc = cJSON_Parse(doc_text);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-    const cJSON *v = cJSON_GetObjectItem(doc, "steady_state");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-    CU_ASSERT(cJSON_IsTrue(cJSON_GetObjectItem(v, "steady")));
-    CU_ASSERT(cJSON_GetObjectItem(v, "warmup_extensions")->valueint >= 1);
-    cJSON_Delete(doc);
+    cJSON_Delete(extended_point(dir));
     /* The option is part of the points' identity. */
     snprintf(command, sizeof command, "./dfsim sweep %s -o %s/out --list --extend-warmup 3",
              path, dir);
