@@ -12,7 +12,7 @@
 #define CONFIG_ERROR_LEN 1024 /* longest error message */
 #define CONFIG_MAX_JOBS 16    /* jobs of one config */
 
-/* One job of `jobs = ( { ... }, ... )` (traffic/job_config.c declares its settings and says
+/* One job of `jobs = ( { ... }, ... )` (traffic/jobs/job_config.c declares its settings and says
  * which a job reads: the chosen placement's, pattern's and process's, or motif's). */
 struct config_job {
     char name[SETTING_STRING_LEN];
