@@ -11,11 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct sim_config;
-
-#define SETTING_STRING_LEN 256  /* longest free-text value + 1 (file names, job names) */
-#define SETTING_LIST_MAX 256    /* most elements of an integer list */
-#define SETTING_ARENA_BYTES 256 /* plug-in settings of one group */
+#include "sim_config.h"
 
 enum setting_type {
     SETTING_INT,
@@ -28,11 +24,6 @@ enum setting_type {
     SETTING_INT_LIST /* [a, b, ...]: struct setting_int_list */
 };
 
-struct setting_int_list {
-    int count;
-    int values[SETTING_LIST_MAX];
-};
-
 /* Room for one setting's value, whatever its type (a scratch copy, a default). */
 union setting_value {
     int i;
@@ -41,11 +32,6 @@ union setting_value {
     bool b;
     char s[SETTING_STRING_LEN];
     struct setting_int_list l;
-};
-
-/* Storage of a group's plug-in settings: each plug-in's params struct gets a slice. */
-struct setting_arena {
-    _Alignas(8) unsigned char bytes[SETTING_ARENA_BYTES];
 };
 
 struct setting {
@@ -125,6 +111,13 @@ struct setting_issue {
     char names[2][192]; /* room for names built by the check ("jobs.app.nodes") */
 };
 
+/* What the chosen plug-in of a group needs of the router: VCs per local and global port
+ * (vcs.local and vcs.global = 0 resolve to them; fewer is an error naming `who`). */
+struct setting_needs {
+    int local_vcs, global_vcs;
+    const char *who; /* the plug-in's name: "ugal" */
+};
+
 /* Plug-ins of a group: a registry whose plug-in i has the settings table table(i) (NULL when
  * it has none), for i below count(). */
 struct setting_plugins {
@@ -134,6 +127,8 @@ struct setting_plugins {
      * of the group's tables that several plug-ins read); a setting of a table no plug-in of
      * the config reads is not in force (settings_in_force). */
     bool (*reads)(const struct sim_config *cfg, const struct setting_table *t);
+    /* Optional: fills what the chosen plug-in needs; 0, or -1 when cfg chose none. */
+    int (*needs)(const struct sim_config *cfg, struct setting_needs *out);
 };
 
 /* A group of the config file, e.g. routing = { ... }; */
@@ -229,6 +224,11 @@ static inline const void *settings_value(const struct sim_config *cfg, const str
 bool settings_in_force(const struct sim_config *cfg, const struct setting_ref *r);
 /* The setting of group g that chooses its plug-in ("routing.mechanism"); -1 if none. */
 int settings_chooser(const struct settings_group *g, struct setting_ref *out);
+
+/* What the chosen plug-ins need (the first registry with `needs`), and in `chooser` the
+ * setting that chose the plug-in: 0, or -1 when none says. */
+int settings_needs(const struct sim_config *cfg, struct setting_needs *out,
+                   struct setting_ref *chooser);
 
 /* Writes every setting's default into cfg (name and path untouched). */
 void settings_fill_defaults(struct sim_config *cfg);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "sim_config.h"
 
 /* ---- walking the schema ---- */
 
@@ -645,5 +645,19 @@ int settings_chooser(const struct settings_group *g, struct setting_ref *out)
         for (int k = 0; k < g->tables[i]->count; k++)
             if (g->tables[i]->rows[k].names && !g->tables[i]->owner)
                 return settings_find(g->name, g->tables[i]->rows[k].name, out);
+    return -1;
+}
+
+int settings_needs(const struct sim_config *cfg, struct setting_needs *out,
+                   struct setting_ref *chooser)
+{
+    for (int g = 0; settings_groups[g]; g++)
+        for (const struct setting_plugins *p = settings_groups[g]->plugins; p && p->count; p++)
+            if (p->needs) {
+                memset(out, 0, sizeof *out);
+                if (p->needs(cfg, out) != 0 || settings_chooser(settings_groups[g], chooser) != 0)
+                    return -1;
+                return 0;
+            }
     return -1;
 }

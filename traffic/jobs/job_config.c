@@ -6,14 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
 #include "job_traffic.h"
 #include "motif.h"
 #include "placement.h"
 #include "routing.h"
-#include "routing_ugal.h"
+#include "sim_config.h"
 #include "throttle.h"
 #include "traffic.h"
+#include "ugal_preset.h"
 
 /* ---- the choices: "none" first, then the plug-ins ---- */
 
@@ -432,7 +432,7 @@ static int job_check_routing(const struct sim_config *cfg, const struct config_j
                              struct setting_issue *issue)
 {
     const struct routing_ops *mechanism = routing_registry[cfg->routing.mechanism];
-    bool ugal = mechanism == &routing_ugal || mechanism == &routing_ugal_g;
+    bool ugal = mechanism->reads_packet_modes;
     if (job->selector == JOB_SELECTOR_APP_AWARE)
         return job_check_selector(job, ugal, mechanism->name, issue);
     if (job->ugal_preset == UGAL_PRESET_NONE || ugal)

@@ -254,6 +254,23 @@ static int job_check_open_ended(const struct sim_config *cfg, struct setting_iss
                           "open-ended job runs until those have finished)");
 }
 
+/* Closed-loop jobs start after the warm-up and the run ends at sim.max_cycles at the latest. */
+static int job_check_run_length(const struct sim_config *cfg, struct setting_issue *issue)
+{
+    bool closed = false;
+    for (int j = 0; j < cfg->n_jobs; j++)
+        closed = closed || job_is_closed_loop(&cfg->jobs[j]);
+    if (!closed || cfg->sim.max_cycles > cfg->sim.warmup_cycles)
+        return 0;
+    issue->key = "sim.max_cycles";
+    issue->alt = "sim.warmup_cycles";
+    snprintf(issue->text, sizeof issue->text,
+             "%lld leaves the closed-loop jobs no cycle (expected more than "
+             "sim.warmup_cycles = %lld: they start after the warm-up)",
+             (long long)cfg->sim.max_cycles, (long long)cfg->sim.warmup_cycles);
+    return -1;
+}
+
 int job_config_check_all(const struct sim_config *cfg, struct setting_issue *issue)
 {
     if (!cfg->n_jobs)
@@ -276,5 +293,5 @@ int job_config_check_all(const struct sim_config *cfg, struct setting_issue *iss
         rc = job_check_traffic(cfg, &plan, j, issue);
     job_plan_free(&plan);
     topology_free(&t);
-    return rc;
+    return rc ? rc : job_check_run_length(cfg, issue);
 }
