@@ -163,6 +163,10 @@ struct settings_list {
      * not read it is an error: say why); and the checks across elements. */
     bool (*reads)(const void *element, const char *key, char *why, size_t len);
     int (*check)(const struct sim_config *cfg, struct setting_issue *issue);
+    /* Registries whose plug-ins' tables (and those of `tables` with params_size > 0) live in
+     * slices of each element's arena, at arena_offset, arena_size bytes; NULL count ends it. */
+    const struct setting_plugins *plugins;
+    size_t arena_offset, arena_size;
 };
 
 /* The lists of a config, after the groups; NULL-terminated. */
@@ -202,6 +206,15 @@ int settings_list_count(const struct sim_config *cfg, const struct settings_list
 /* The element of list called `name` in cfg, or -1. */
 int settings_element_named(const struct sim_config *cfg, const struct settings_list *list,
                            const char *name);
+/* Visits every setting of element i of a list (-1: the schema's, at element 0's offsets). */
+int settings_each_in_element(const struct settings_list *list, int i,
+                             int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx);
+/* Where table t's settings live in an element of list (its slice of the arena), or NULL. */
+const void *settings_element_params(const struct settings_list *list, const void *element,
+                                    const struct setting_table *t);
+/* Writes the defaults of table t's rows into its storage. */
+void settings_table_defaults(const struct setting_table *t, void *storage);
+
 /* Writes the defaults of every setting of element i. */
 void settings_fill_element(struct sim_config *cfg, const struct settings_list *list, int i);
 bool settings_is_group(const char *name);

@@ -21,10 +21,17 @@ struct setting_arena {
     _Alignas(8) unsigned char bytes[SETTING_ARENA_BYTES];
 };
 
+/* Storage of a job's plug-in settings (larger than a group's: an integer list takes 1 KiB). */
+#define SETTING_JOB_ARENA_BYTES 2048
+struct setting_job_arena {
+    _Alignas(8) unsigned char bytes[SETTING_JOB_ARENA_BYTES];
+};
+
 #define CONFIG_MAX_JOBS 16    /* jobs of one config */
 
-/* One job of `jobs = ( { ... }, ... )` (traffic/jobs/job_config.c declares its settings and says
- * which a job reads: the chosen placement's, pattern's and process's, or motif's). */
+/* One job of `jobs = ( { ... }, ... )`: its name, nodes, plug-in choices and the settings
+ * every job reads (traffic/jobs/job_config.c); a motif's own settings live in `params`, declared
+ * by the motif (motif_ops.settings). */
 struct config_job {
     char name[SETTING_STRING_LEN];
     int nodes;
@@ -42,10 +49,6 @@ struct config_job {
     int64_t message_bytes; /* 0: single packets (open loop) */
     int iterations;
     int64_t compute_cycles;
-    struct setting_int_list dims;
-    int root;
-    bool periodic;
-    int64_t allreduce_threshold;
     /* injection throttle (throttle.h) */
     int throttle; /* enum throttle_kind */
     double throttle_rate, throttle_gain, throttle_step, throttle_min_rate, delay_sensitivity;
@@ -68,6 +71,9 @@ struct config_job {
      * (1 - i) / i times the cycles that step's sends waited to leave its node; open loop, it
      * offers its load x i */
     double intensity;
+    /* the settings of its plug-ins (motifs): each table a slice, read with
+     * settings_element_params() and the plug-in's table */
+    struct setting_job_arena params;
 };
 
 /* One struct per config group. A plug-in is chosen by its index in its registry

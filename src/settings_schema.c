@@ -8,6 +8,7 @@
 #include "arbiter.h"
 #include "job_config.h"
 #include "link_rate.h"
+#include "motif.h"
 #include "routing.h"
 #include "settings.h"
 #include "topology.h"
@@ -243,6 +244,10 @@ CONFIG_PLUGIN_GROUP(config_group_traffic, traffic, struct config_traffic, config
                     config_traffic_plugins, false);
 CONFIG_GROUP(config_group_stats, stats, config_stats_tables);
 
+/* The job plug-ins whose settings live in a job's arena. */
+static const struct setting_plugins config_job_plugins[] = {
+    {motif_count, motif_settings_at, NULL, NULL}, {NULL, NULL, NULL, NULL}};
+
 static const struct settings_list config_list_jobs = {"jobs",
                                                       offsetof(struct sim_config, jobs),
                                                       offsetof(struct sim_config, n_jobs),
@@ -251,7 +256,10 @@ static const struct settings_list config_list_jobs = {"jobs",
                                                       "name",
                                                       job_config_tables,
                                                       job_config_reads,
-                                                      job_config_check_all};
+                                                      job_config_check_all,
+                                                      config_job_plugins,
+                                                      offsetof(struct config_job, params),
+                                                      sizeof(struct setting_job_arena)};
 
 const struct settings_list *const settings_lists[] = {&config_list_jobs, NULL};
 

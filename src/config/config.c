@@ -706,12 +706,36 @@ static int config_walk_setting(struct config_loader *ld, const char *group, conf
 
 /* ---- lists of groups: jobs = ( { ... }, ... ) ---- */
 
+struct config_list_walk {
+    char *buf;
+    size_t len;
+    const char *key, *near;
+    int best;
+};
+
+static int config_list_key(void *ctx, const struct setting_ref *r)
+{
+    struct config_list_walk *w = ctx;
+    config_append(w->buf, w->len, "%s%s", w->buf[0] ? ", " : "", r->row->name);
+    return 0;
+}
+
 static void config_list_keys(const struct settings_list *list, char *buf, size_t len)
 {
     buf[0] = '\0';
-    for (int k = 0; list->tables[k]; k++)
-        for (int i = 0; i < list->tables[k]->count; i++)
-            config_append(buf, len, "%s%s", buf[0] ? ", " : "", list->tables[k]->rows[i].name);
+    struct config_list_walk w = {.buf = buf, .len = len};
+    settings_each_in_element(list, -1, config_list_key, &w);
+}
+
+static int config_list_nearest(void *ctx, const struct setting_ref *r)
+{
+    struct config_list_walk *w = ctx;
+    int d = config_distance(w->key, r->row->name);
+    if (d < w->best) {
+        w->best = d;
+        w->near = r->row->name;
+    }
+    return 0;
 }
 
 /* "KEY: unknown setting (did you mean 'LIST.NAME.NEAR'?)" or "(expected one of: keys)" for a
@@ -719,16 +743,9 @@ static void config_list_keys(const struct settings_list *list, char *buf, size_t
 static void config_unknown_list_key(const struct settings_list *list, const char *element,
                                     const char *key, char *problem, size_t len)
 {
-    const char *near = NULL;
-    int best = 3;
-    for (int k = 0; list->tables[k]; k++)
-        for (int i = 0; i < list->tables[k]->count; i++) {
-            int d = config_distance(key, list->tables[k]->rows[i].name);
-            if (d < best) {
-                best = d;
-                near = list->tables[k]->rows[i].name;
-            }
-        }
+    struct config_list_walk w = {.key = key, .best = 3};
+    settings_each_in_element(list, -1, config_list_nearest, &w);
+    const char *near = w.near;
     if (near) {
         snprintf(problem, len, "%s.%.64s: unknown setting (did you mean '%s.%s'?)", element, key,
                  element, near);
@@ -1406,6 +1423,20 @@ static int config_check_watchdog(const struct config_checker *c)
                          (long long)cfg->sim.deadlock_cycles, minimum);
 }
 
+struct config_unread_walk {
+    size_t offset; /* of the setting written, in struct sim_config */
+    struct setting_ref ref;
+};
+
+static int config_unread_match(void *ctx, const struct setting_ref *r)
+{
+    struct config_unread_walk *w = ctx;
+    if (r->offset != w->offset)
+        return 0;
+    w->ref = *r;
+    return 1;
+}
+
 /* A setting written for a list element that does not read it (a motif's dims on a job that
  * runs alltoall) is an error: a typo or a misunderstanding either way. */
 static int config_check_unread(const struct config_checker *c)
@@ -1423,20 +1454,14 @@ static int config_check_unread(const struct config_checker *c)
             int element = (int)((offset - list->offset) / list->element_size);
             const char *base =
                 (const char *)c->cfg + list->offset + (size_t)element * list->element_size;
-            for (int k = 0; list->tables[k]; k++)
-                for (int r = 0; r < list->tables[k]->count; r++) {
-                    const struct setting *row = &list->tables[k]->rows[r];
-                    if (base + row->offset != (const char *)c->cfg + offset ||
-                        list->reads(base, row->name, why, sizeof why))
-                        continue;
-                    struct setting_ref ref;
-                    settings_find_element(list, element, row->name, &ref);
-                    settings_full_name_in(c->cfg, &ref, key, sizeof key);
-                    return config_report(c->cfg, c->origin, c->n_origins, key, key, c->err,
-                                         "this job does not read it (expected only what it "
-                                         "reads: %s)",
-                                         why);
-                }
+            struct config_unread_walk w = {.offset = offset};
+            if (!settings_each_in_element(list, element, config_unread_match, &w) ||
+                list->reads(base, w.ref.row->name, why, sizeof why))
+                continue;
+            settings_full_name_in(c->cfg, &w.ref, key, sizeof key);
+            return config_report(c->cfg, c->origin, c->n_origins, key, key, c->err,
+                                 "this job does not read it (expected only what it reads: %s)",
+                                 why);
         }
     }
     return 0;

@@ -107,13 +107,18 @@ void job_motif_params(const struct config_job *job, struct motif_params *out)
         out->message_bytes = (uint64_t)job->message_bytes;
     out->iterations = (uint32_t)job->iterations;
     out->compute_cycles = (uint64_t)job->compute_cycles;
-    out->dims_count = job->dims.count; /* as given: a grid of 4 values is refused, not cut */
-    for (int i = 0; i < job->dims.count && i < 3; i++)
-        out->dims[i] = job->dims.values[i];
-    out->root = job->root;
-    out->periodic = job->periodic;
-    out->allreduce_threshold = (uint64_t)job->allreduce_threshold;
+    const struct settings_list *jobs = settings_list_named("jobs");
+    const struct motif_grid_settings *grid = settings_element_params(jobs, job, &motif_grid_table);
+    out->dims_count = grid->dims.count; /* as given: a grid of 4 values is refused, not cut */
+    for (int i = 0; i < grid->dims.count && i < 3; i++)
+        out->dims[i] = grid->dims.values[i];
     out->intensity = job->intensity;
+    const struct motif_ops *motif = job_motif(job);
+    const struct setting_table *own = motif ? motif->settings : NULL;
+    if (own && own->params_size <= sizeof out->settings) {
+        memcpy(out->settings, settings_element_params(jobs, job, own), own->params_size);
+        out->settings_of = own;
+    }
 }
 
 /* Messages (or packets, without message_bytes) per cycle per rank for the job's load, scaled by
