@@ -115,6 +115,7 @@ const struct setting_table *motif_settings_at(int i);
 
 extern const struct motif_ops motif_pingpong, motif_alltoall, motif_allreduce, motif_barrier,
     motif_broadcast, motif_broadcast_flat, motif_halo3d, motif_sweep3d, motif_uniform_exchange;
+extern const struct motif_ops motif_reduce;
 
 /* For grid motifs: the process grid of `want` dimensions, from params.dims when given (their
  * product must be nranks) or else the most balanced factorisation of nranks, largest first

@@ -195,11 +195,11 @@ static struct motif_params params_of(uint64_t bytes, uint32_t iterations, uint64
 
 static void test_registry(void)
 {
-    const char *const names[] = {"pingpong", "alltoall",  "allreduce",
-                                 "barrier",  "broadcast", "broadcast_flat",
-                                 "halo3d",   "sweep3d",   "uniform_exchange"};
-    CU_ASSERT_EQUAL(motif_count(), 9);
-    for (int i = 0; i < 9; i++)
+    const char *const names[] = {"pingpong", "alltoall",  "allreduce",        "barrier",
+                                 "broadcast", "broadcast_flat", "halo3d", "sweep3d",
+                                 "uniform_exchange", "reduce"};
+    CU_ASSERT_EQUAL(motif_count(), 10);
+    for (int i = 0; i < 10; i++)
         CU_ASSERT_STRING_EQUAL(motif_names()[i], names[i]);
     CU_ASSERT_PTR_NULL(motif_find("alltoallv"));
     /* a motif's own settings fit the room motif_params keeps for them */
@@ -564,6 +564,37 @@ static void test_broadcasts(void)
     motif_run_destroy(m);
 }
 
+/* reduce to rank 3 of 11: v = (r - 3) mod 11 sends once, to v - 2^k in round k = its lowest
+ * set bit; the root receives from v = 1, 2, 4, 8 (ceil(log2 11) = 4 rounds). A message takes 10
+ * cycles on its NIC and 30 more to arrive: the root's last message, from v = 4 (which waited
+ * for v = 6's at 40 + 40), arrives at 3 x 40 = 120 (v = 8's, sent at 40, came at 80). */
+static void test_reduce(void)
+{
+    struct motif_params p = params_of(160, 1, 0);
+    *(int *)motif_setting(&p, &motif_reduce, "reduce_root") = 3;
+    struct motif_run *m = make_run("reduce", &p, 11, 1);
+    struct fake_net net;
+    fake_init(&net, m, 11, 30, 16, 0, 1);
+    CU_ASSERT_FATAL(fake_run(&net));
+    uint64_t received = 0;
+    for (int32_t r = 0; r < 11; r++) {
+        CU_ASSERT_EQUAL(motif_run_messages_sent(m, r), r == 3 ? 0 : 1);
+        CU_ASSERT_EQUAL(motif_run_bytes_sent(m, r), r == 3 ? 0 : 160);
+        received += motif_run_messages_received(m, r);
+    }
+    CU_ASSERT_EQUAL(received, 10);
+    CU_ASSERT_EQUAL(motif_run_messages_received(m, 3), 4);
+    CU_ASSERT_EQUAL(net.pair[8 * 11 + 7], 1); /* v = 5 -> v = 4 */
+    CU_ASSERT_EQUAL(net.pair[0 * 11 + 3], 1); /* v = 8 -> the root */
+    CU_ASSERT_EQUAL(motif_run_iteration_end(m, 3, 0), 120);
+    fake_free(&net);
+    motif_run_destroy(m);
+    *(int *)motif_setting(&p, &motif_reduce, "reduce_root") = 11;
+    CU_ASSERT_PTR_NULL(motif_run_create(&motif_reduce, &p, 11, 1, err, sizeof err, NULL));
+    CU_ASSERT_STRING_EQUAL(err,
+                           "reduce: reduce_root 11 is not a rank of the job (expected 0 .. 10)");
+}
+
 /* Iteration statistics of 2 ranks x 4 ping-pongs: the even rank's iterations last 378, the odd
  * rank's first one 278 (it ends when its pong has left) and the others 378. */
 static void test_iteration_summary(void)
@@ -798,6 +829,7 @@ static const struct test_case test_motif_cases[] = {
     {"halo3d: neighbours, rings of 2, no wrap", test_halo3d_neighbours},
     {"sweep3d: the wavefront's timing", test_sweep3d_wavefront},
     {"broadcast: binomial and flat rounds", test_broadcasts},
+    {"reduce: a binomial tree to its root", test_reduce},
     {"iteration statistics", test_iteration_summary},
     {"send may report sent and delivered at once", test_reentrant_send},
     {"next_wake and compute phases", test_next_wake},

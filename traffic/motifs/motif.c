@@ -21,7 +21,7 @@ const struct motif_ops *const motif_registry[] = {
     &motif_allreduce,        &motif_barrier,
     &motif_broadcast,        &motif_broadcast_flat,
     &motif_halo3d,           &motif_sweep3d,
-    &motif_uniform_exchange, NULL,
+    &motif_uniform_exchange, &motif_reduce, NULL,
 };
 
 REGISTRY_DEFINE(motif, struct motif_ops, motif_registry)
