@@ -366,9 +366,9 @@ static void test_base_includes_no_core_header(void)
     CU_ASSERT(checked > 20);
 }
 
-int test_layers_register(void)
+int test_core_layers_register(void)
 {
-    CU_pSuite s = CU_add_suite("layers", NULL, NULL);
+    CU_pSuite s = CU_add_suite("core_layers", NULL, NULL);
     if (!s)
         return -1;
     CU_add_test(s, "the layer check finds arrows up, between siblings and to owned structs",

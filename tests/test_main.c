@@ -39,8 +39,9 @@ static const struct {
     {"job_routing", test_job_routing_register},
     {"requests", test_requests_register},
     {"job_inputs", test_job_inputs_register},
-    {"layering", test_layering_register},
-    {"layers", test_layers_register},
+    {"config_include", test_config_include_register},
+    {"core_layers", test_core_layers_register},
+    {"plugin_layers", test_plugin_layers_register},
 };
 
 int main(int argc, char **argv)

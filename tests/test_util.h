@@ -35,8 +35,9 @@ int test_throttle_register(void);
 int test_job_routing_register(void);
 int test_requests_register(void);
 int test_job_inputs_register(void);
-int test_layering_register(void);
-int test_layers_register(void);
+int test_config_include_register(void);
+int test_core_layers_register(void);
+int test_plugin_layers_register(void);
 int test_observe_register(void);
 
 /* A config with defaults and the given overrides ("topology.h=2", ...) applied in order,
