@@ -1,7 +1,6 @@
 /* main: the dfsim command line: run one simulation point, or describe a config. */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "bounds.h"
+#include "cli.h"
 #include "config.h"
 #include "fairness_report.h"
 #include "job_config.h"
@@ -151,35 +151,9 @@ static void main_command_help(const char *command)
     printf("\n%s", main_exit_status);
 }
 
-static int main_bad_usage(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("dfsim: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n%sTry 'dfsim --help' for more information.\n", main_synopsis);
-    return EXIT_BAD_INPUT;
-}
+static const struct cli_usage main_usage = {"", "", main_synopsis, "dfsim --help"};
 
 /* ---- command line ---- */
-
-/* Matches OPTION VALUE, OPTION=VALUE (long form) or SHORT VALUE at argv[*i]; returns 1 and
- * sets *value (NULL if missing), or 0 if argv[*i] is not this option. */
-static int main_option_value(char **argv, int argc, int *i, const char *shortname,
-                             const char *longname, const char **value)
-{
-    const char *arg = argv[*i];
-    size_t n = strlen(longname);
-    if (strncmp(arg, longname, n) == 0 && arg[n] == '=') {
-        *value = arg + n + 1;
-        return 1;
-    }
-    if (strcmp(arg, longname) != 0 && strcmp(arg, shortname) != 0)
-        return 0;
-    *value = *i + 1 < argc ? argv[++*i] : NULL;
-    return 1;
-}
 
 /* A positive integer below a billion; returns 0 or -1. */
 static int main_parse_count(const char *text, long *out)
@@ -221,21 +195,21 @@ static int main_parse_options(int argc, char **argv, struct cli *cli)
         const char *arg = argv[i], *value;
         if (positional_only || arg[0] != '-' || strcmp(arg, "-") == 0) {
             if (cli->config)
-                return main_bad_usage("%s: unexpected argument '%s'", cli->command, arg);
+                return cli_bad_usage(&main_usage, "%s: unexpected argument '%s'", cli->command, arg);
             cli->config = arg;
         } else if (strcmp(arg, "--") == 0) {
             positional_only = true;
         } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             main_command_help(cli->command);
             return -1;
-        } else if (main_option_value(argv, argc, &i, "-s", "--set", &value)) {
+        } else if (cli_option_value(argv, argc, &i, "-s", "--set", &value)) {
             if (!value)
-                return main_bad_usage("%s needs KEY=VALUE", arg);
+                return cli_bad_usage(&main_usage, "%s needs KEY=VALUE", arg);
             cli->overrides[cli->n_overrides++] = value;
         } else if (strcmp(cli->command, "run") == 0 &&
-                   main_option_value(argv, argc, &i, "-o", "--output", &value)) {
+                   cli_option_value(argv, argc, &i, "-o", "--output", &value)) {
             if (!value || !value[0])
-                return main_bad_usage("%s needs a file name", arg);
+                return cli_bad_usage(&main_usage, "%s needs a file name", arg);
             cli->output = value;
         } else if (strcmp(cli->command, "info") == 0 && strcmp(arg, "--origins") == 0) {
             cli->origins = true;
@@ -243,11 +217,11 @@ static int main_parse_options(int argc, char **argv, struct cli *cli)
                    (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0)) {
             cli->quiet = true;
         } else if (strcmp(cli->command, "run") == 0 &&
-                   main_option_value(argv, argc, &i, "--packet-log", "--packet-log", &value)) {
+                   cli_option_value(argv, argc, &i, "--packet-log", "--packet-log", &value)) {
             if (!value || !value[0])
-                return main_bad_usage("%s needs a file name", arg);
+                return cli_bad_usage(&main_usage, "%s needs a file name", arg);
             if (main_packet_log_override(value, cli) != 0)
-                return main_bad_usage("%s: '%s': the path is too long", arg, value);
+                return cli_bad_usage(&main_usage, "%s: '%s': the path is too long", arg, value);
         } else if (strcmp(cli->command, "run") == 0 && strcmp(arg, "--isolate") == 0) {
             cli->overrides[cli->n_overrides++] = "sim.isolate=true";
         } else if (strcmp(cli->command, "run") == 0 &&
@@ -257,17 +231,17 @@ static int main_parse_options(int argc, char **argv, struct cli *cli)
                    (strcmp(arg, "-c") == 0 || strcmp(arg, "--check") == 0)) {
             cli->check = true;
         } else if (strcmp(cli->command, "run") == 0 &&
-                   main_option_value(argv, argc, &i, "--check-every", "--check-every", &value)) {
+                   cli_option_value(argv, argc, &i, "--check-every", "--check-every", &value)) {
             if (main_parse_count(value, &cli->check_every) != 0)
-                return main_bad_usage("%s needs a positive number of cycles (got '%s')", arg,
+                return cli_bad_usage(&main_usage, "%s needs a positive number of cycles (got '%s')", arg,
                                       value ? value : "");
             cli->check = true;
         } else {
-            return main_bad_usage("%s: unknown option '%s'", cli->command, arg);
+            return cli_bad_usage(&main_usage, "%s: unknown option '%s'", cli->command, arg);
         }
     }
     if (!cli->config)
-        return main_bad_usage("%s: missing CONFIG (a config file such as conf/default.cfg)",
+        return cli_bad_usage(&main_usage, "%s: missing CONFIG (a config file such as conf/default.cfg)",
                               cli->command);
     return EXIT_OK;
 }
@@ -744,8 +718,8 @@ static int main_dispatch(int argc, char **argv, struct cli *cli)
     if (strcmp(first, "schema") == 0) /* the result document's table: src/schema_cli.c */
         return schema_cli_main(argc, argv);
     if (strcmp(first, "run") != 0 && strcmp(first, "info") != 0)
-        return first[0] == '-' ? main_bad_usage("unknown option '%s'", first)
-                               : main_bad_usage("unknown command '%s'", first);
+        return first[0] == '-' ? cli_bad_usage(&main_usage, "unknown option '%s'", first)
+                               : cli_bad_usage(&main_usage, "unknown command '%s'", first);
     cli->command = first;
     int rc = main_parse_options(argc, argv, cli);
     if (rc != EXIT_OK)
@@ -756,7 +730,7 @@ static int main_dispatch(int argc, char **argv, struct cli *cli)
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return main_bad_usage("missing command");
+        return cli_bad_usage(&main_usage, "missing command");
     struct cli cli = {0};
     cli.overrides = malloc((size_t)argc * sizeof *cli.overrides);
     if (!cli.overrides) {

@@ -2,12 +2,12 @@
 #include "schema_cli.h"
 
 #include <cjson/cJSON.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "result_schema.h"
 #include "version.h"
 
@@ -223,16 +223,8 @@ char *schema_cli_markdown(void)
 
 /* ---- the command ---- */
 
-static int schema_cli_bad_usage(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("dfsim: schema: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n%sTry 'dfsim schema --help' for more information.\n", schema_cli_usage);
-    return SCHEMA_EXIT_BAD_INPUT;
-}
+static const struct cli_usage schema_cli_bad = {"schema: ", "", schema_cli_usage,
+                                                "dfsim schema --help"};
 
 int schema_cli_main(int argc, char **argv)
 {
@@ -242,12 +234,12 @@ int schema_cli_main(int argc, char **argv)
         return SCHEMA_EXIT_OK;
     }
     if (argc < 3)
-        return schema_cli_bad_usage("missing --json or --markdown");
+        return cli_bad_usage(&schema_cli_bad, "missing --json or --markdown");
     bool json = strcmp(argv[2], "--json") == 0;
     if (!json && strcmp(argv[2], "--markdown") != 0)
-        return schema_cli_bad_usage("unknown option '%s'", argv[2]);
+        return cli_bad_usage(&schema_cli_bad, "unknown option '%s'", argv[2]);
     if (argc > 3)
-        return schema_cli_bad_usage("unexpected argument '%s'", argv[3]);
+        return cli_bad_usage(&schema_cli_bad, "unexpected argument '%s'", argv[3]);
     char *text = json ? schema_cli_json() : schema_cli_markdown();
     if (!text) {
         fputs("dfsim: schema: out of memory\n", stderr);

@@ -4,12 +4,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "progress.h"
 #include "slurm.h"
 #include "sweep.h"
@@ -69,35 +69,10 @@ bool sweep_cli_handles(const char *command)
            strcmp(command, "saturation") == 0;
 }
 
-static int sweep_cli_usage(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("dfsim: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\nusage:\n%sTry 'dfsim --help' for more information.\n", sweep_cli_synopsis);
-    return SWEEP_EXIT_BAD_INPUT;
-}
+static const struct cli_usage sweep_cli_bad = {"", "usage:\n", sweep_cli_synopsis,
+                                               "dfsim --help"};
 
 /* ---- parsing ---- */
-
-/* Matches OPTION VALUE, OPTION=VALUE or SHORT VALUE at argv[*i]; returns 1 and sets *value
- * (NULL if missing), or 0 if argv[*i] is another option. */
-static int sweep_cli_value(char **argv, int argc, int *i, const char *shortname,
-                           const char *longname, const char **value)
-{
-    const char *arg = argv[*i];
-    size_t n = strlen(longname);
-    if (strncmp(arg, longname, n) == 0 && arg[n] == '=') {
-        *value = arg + n + 1;
-        return 1;
-    }
-    if (strcmp(arg, longname) != 0 && (!shortname || strcmp(arg, shortname) != 0))
-        return 0;
-    *value = *i + 1 < argc ? argv[++*i] : NULL;
-    return 1;
-}
 
 static int sweep_cli_int(const char *option, const char *text, int min, int *out)
 {
@@ -105,7 +80,7 @@ static int sweep_cli_int(const char *option, const char *text, int min, int *out
     errno = 0;
     long v = text ? strtol(text, &end, 10) : 0;
     if (!text || !*text || *end || errno || v < min || v > INT_MAX)
-        return sweep_cli_usage("%s needs an integer >= %d (got '%s')", option, min,
+        return cli_bad_usage(&sweep_cli_bad, "%s needs an integer >= %d (got '%s')", option, min,
                                text ? text : "nothing");
     *out = (int)v;
     return SWEEP_EXIT_OK;
@@ -116,7 +91,7 @@ static int sweep_cli_fraction(const char *option, const char *text, double *out)
     char *end;
     double v = text ? strtod(text, &end) : 0;
     if (!text || !*text || *end || !(v > 0 && v <= 0.5))
-        return sweep_cli_usage("%s needs a number in (0, 0.5] (got '%s')", option,
+        return cli_bad_usage(&sweep_cli_bad, "%s needs a number in (0, 0.5] (got '%s')", option,
                                text ? text : "nothing");
     *out = v;
     return SWEEP_EXIT_OK;
@@ -125,7 +100,7 @@ static int sweep_cli_fraction(const char *option, const char *text, double *out)
 static int sweep_cli_string(const char *option, const char *text, const char **out)
 {
     if (!text || !*text)
-        return sweep_cli_usage("%s needs a value", option);
+        return cli_bad_usage(&sweep_cli_bad, "%s needs a value", option);
     *out = text;
     return SWEEP_EXIT_OK;
 }
@@ -134,22 +109,22 @@ static int sweep_cli_string(const char *option, const char *text, const char **o
 static int sweep_cli_sweep_option(char **argv, int argc, int *i, struct sweep_cli *cli)
 {
     const char *arg = argv[*i], *v;
-    if (sweep_cli_value(argv, argc, i, "-j", "--jobs", &v))
+    if (cli_option_value(argv, argc, i, "-j", "--jobs", &v))
         return sweep_cli_int(arg, v, 1, &cli->jobs);
-    if (sweep_cli_value(argv, argc, i, NULL, "--points-per-task", &v))
+    if (cli_option_value(argv, argc, i, NULL, "--points-per-task", &v))
         return sweep_cli_int(arg, v, 1, &cli->per_task);
-    if (sweep_cli_value(argv, argc, i, NULL, "--task-index", &v))
+    if (cli_option_value(argv, argc, i, NULL, "--task-index", &v))
         return sweep_cli_int(arg, v, 0, &cli->task_index);
-    if (sweep_cli_value(argv, argc, i, NULL, "--partition", &v))
+    if (cli_option_value(argv, argc, i, NULL, "--partition", &v))
         return sweep_cli_string(arg, v, &cli->partition);
-    if (sweep_cli_value(argv, argc, i, NULL, "--extend-warmup", &v)) {
+    if (cli_option_value(argv, argc, i, NULL, "--extend-warmup", &v)) {
         int rc = sweep_cli_int(arg, v, 1, &cli->extend_warmup);
         if (rc == SWEEP_EXIT_OK && cli->extend_warmup > SWEEP_CLI_EXTEND_MAX)
-            return sweep_cli_usage("%s needs an integer in [1, %d] (got '%s')", arg,
+            return cli_bad_usage(&sweep_cli_bad, "%s needs an integer in [1, %d] (got '%s')", arg,
                                    SWEEP_CLI_EXTEND_MAX, v);
         return rc;
     }
-    if (sweep_cli_value(argv, argc, i, NULL, "--time", &v))
+    if (cli_option_value(argv, argc, i, NULL, "--time", &v))
         return sweep_cli_string(arg, v, &cli->time);
     bool *flag = strcmp(arg, "--list") == 0      ? &cli->list
                  : strcmp(arg, "--slurm") == 0   ? &cli->slurm
@@ -165,17 +140,17 @@ static int sweep_cli_sweep_option(char **argv, int argc, int *i, struct sweep_cl
 static int sweep_cli_saturation_option(char **argv, int argc, int *i, struct sweep_cli *cli)
 {
     const char *arg = argv[*i], *v;
-    if (sweep_cli_value(argv, argc, i, "-s", "--set", &v)) {
+    if (cli_option_value(argv, argc, i, "-s", "--set", &v)) {
         if (!v)
-            return sweep_cli_usage("%s needs KEY=VALUE", arg);
+            return cli_bad_usage(&sweep_cli_bad, "%s needs KEY=VALUE", arg);
         cli->sets[cli->n_sets++] = v;
         return SWEEP_EXIT_OK;
     }
-    if (sweep_cli_value(argv, argc, i, NULL, "--tolerance", &v)) {
+    if (cli_option_value(argv, argc, i, NULL, "--tolerance", &v)) {
         cli->has_tolerance = true;
         return sweep_cli_fraction(arg, v, &cli->tolerance);
     }
-    if (sweep_cli_value(argv, argc, i, NULL, "--resolution", &v)) {
+    if (cli_option_value(argv, argc, i, NULL, "--resolution", &v)) {
         cli->has_resolution = true;
         return sweep_cli_fraction(arg, v, &cli->resolution);
     }
@@ -205,7 +180,7 @@ static int sweep_cli_option(char **argv, int argc, int *i, struct sweep_cli *cli
         cli->quiet = true;
         return SWEEP_EXIT_OK;
     }
-    if (!merge && sweep_cli_value(argv, argc, i, "-o", "--output", &v))
+    if (!merge && cli_option_value(argv, argc, i, "-o", "--output", &v))
         return sweep_cli_string(arg, v, &cli->output);
     if (strcmp(cli->command, "sweep") == 0)
         return sweep_cli_sweep_option(argv, argc, i, cli);
@@ -226,15 +201,15 @@ static int sweep_cli_check(const struct sweep_cli *cli)
                                        "conf/default.cfg)"};
     for (int k = 0; k < 6 && !cli->input; k += 2)
         if (strcmp(cli->command, what[k]) == 0)
-            return sweep_cli_usage("%s: missing %s", cli->command, what[k + 1]);
+            return cli_bad_usage(&sweep_cli_bad, "%s: missing %s", cli->command, what[k + 1]);
     if (!cli->slurm &&
         (cli->partition || cli->time || cli->dry_run || (cli->per_task && cli->task_index < 0)))
-        return sweep_cli_usage("sweep: --partition, --time, --points-per-task and --dry-run go "
+        return cli_bad_usage(&sweep_cli_bad, "sweep: --partition, --time, --points-per-task and --dry-run go "
                                "with --slurm");
     if (cli->task_index >= 0 && !cli->per_task)
-        return sweep_cli_usage("sweep: --task-index needs --points-per-task");
+        return cli_bad_usage(&sweep_cli_bad, "sweep: --task-index needs --points-per-task");
     if (cli->list && (cli->slurm || cli->task_index >= 0))
-        return sweep_cli_usage("sweep: --list runs nothing: it goes alone");
+        return cli_bad_usage(&sweep_cli_bad, "sweep: --list runs nothing: it goes alone");
     return SWEEP_EXIT_OK;
 }
 
@@ -245,7 +220,7 @@ static int sweep_cli_parse(int argc, char **argv, struct sweep_cli *cli)
         const char *arg = argv[i];
         if (positional_only || arg[0] != '-' || strcmp(arg, "-") == 0) {
             if (cli->input)
-                return sweep_cli_usage("%s: unexpected argument '%s'", cli->command, arg);
+                return cli_bad_usage(&sweep_cli_bad, "%s: unexpected argument '%s'", cli->command, arg);
             cli->input = arg;
             continue;
         }
@@ -255,7 +230,7 @@ static int sweep_cli_parse(int argc, char **argv, struct sweep_cli *cli)
         }
         int rc = sweep_cli_option(argv, argc, &i, cli);
         if (rc == 1)
-            return sweep_cli_usage("%s: unknown option '%s'", cli->command, arg);
+            return cli_bad_usage(&sweep_cli_bad, "%s: unknown option '%s'", cli->command, arg);
         if (rc != SWEEP_EXIT_OK)
             return rc;
     }
