@@ -1,13 +1,13 @@
-/* router_state: the state a router keeps per input VC and per port (rings of packet indices,
- * crossbar and link occupancy), shared by the simulator, which owns it, and the read-only
- * views routing mechanisms get of it (include/routing.h). */
-#ifndef DFSIM_ROUTER_STATE_H
-#define DFSIM_ROUTER_STATE_H
+/* port_state: what a router keeps per port and per input VC: rings of packet indices (struct
+ * packet_ring) and crossbar and link occupancy (struct port_state). The network owns them
+ * (struct router_state, network.h); routing mechanisms read them through their views. */
+#ifndef DFSIM_PORT_STATE_H
+#define DFSIM_PORT_STATE_H
 
 #include <stdint.h>
 
-/* A FIFO of packet indices stored in sim->slots[base .. base+capacity). The capacity is the
- * same for every ring of a port (the port layout's ring_capacity, sim->output_capacity), so
+/* A FIFO of packet indices stored in net->slots[base .. base+capacity). The capacity is the
+ * same for every ring of a port (the port layout's ring_capacity, net->output_capacity), so
  * it is not stored here: 16 bytes per ring, four to a cache line. */
 struct packet_ring {
     uint32_t base;
@@ -52,7 +52,7 @@ struct port_state {
     uint32_t input_busy_until;  /* crossbar input free from this cycle on */
     uint32_t output_busy_until; /* crossbar output free from this cycle on */
     uint16_t input_vc_mask;     /* VCs of this input port holding a packet */
-    uint16_t routed_vc_mask;    /* VCs whose head's decision is in sim->route_cache */
+    uint16_t routed_vc_mask;    /* VCs whose head's decision is in net->route_cache */
     uint8_t input_pointer;      /* round-robin pointer of the input arbiter (VC) */
     uint8_t output_pointer;     /* round-robin pointer of the output arbiter (input port) */
     /* The link frees up link_slack ticks (1/num cycle, link_rate.h) before output.head_ready:

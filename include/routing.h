@@ -10,8 +10,8 @@
 
 #include "far_end.h"
 #include "packet.h"
+#include "port_state.h"
 #include "rng.h"
-#include "router_state.h"
 #include "settings.h"
 #include "topology.h"
 
