@@ -113,7 +113,7 @@ refcheck-record: dfsim
 readme: dfsim
 	@$(PYTHON) tools/readme_tables.py ./dfsim
 
-# The Slurm round trip of sweeps (issue 5): installs and starts a one-node cluster on localhost,
+# The Slurm round trip of sweeps: installs and starts a one-node cluster on localhost,
 # runs a small sweep through `dfsim sweep --slurm` and compares it with the same sweep run
 # locally; skipped (counted as such, with the reason) only where tools/slurm-cluster.sh check
 # finds beforehand that no cluster can be had (not root, no cgroup filesystem for slurmd, ...).
@@ -124,7 +124,7 @@ test-slurm: dfsim
 clean:
 	rm -rf $(BUILD) dfsim dfsim-test dfsim-san
 
-# ---- robustness (issue 8): fuzzing, valgrind, soak -------------------------------------------
+# ---- robustness: fuzzing, valgrind, soak --------------------------------------------------------
 # make fuzz       libFuzzer (clang), FUZZ_SECONDS (60) each with a random seed, over the config
 #                 loader and --set (fuzz_config, from tests/fuzz/corpus), over short runs of
 #                 the small configs it accepts with the invariant recount on (fuzz_run, from
@@ -182,7 +182,7 @@ memcheck: dfsim
 soak: dfsim
 	@sh tools/soak.sh $(SOAK_CYCLES) $(SOAK_CHECK_EVERY)
 
-# ---- figures (issue 6): the reference study's sweeps and plots; see plots/README.md -----------
+# ---- figures: the reference study's sweeps and plots; see plots/README.md -----------------------
 # make figures        conf/sweeps/{load_*,injection,scaling_h*}.cfg on h=6 (h=8, 10 for the size
 #                     study), resumable, all cores (JOBS=N), then plots/out/*.png|pdf|md|csv: hours
 # make figures-quick  their h=3 twins (conf/sweeps/quick_*.cfg) into plots/out/quick/: minutes

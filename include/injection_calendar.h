@@ -1,7 +1,6 @@
 /* injection_calendar: the cycle of each rank's next message in an open-loop job, in a binary
- * heap ordered by (cycle, rank). A cycle then costs the ranks that fire in it, where asking
- * every rank every cycle cost a draw per rank-cycle (model version 5); the ranks that fire in
- * the same cycle come out in rank order. */
+ * heap ordered by (cycle, rank): a cycle costs the ranks that fire in it, not a draw per
+ * rank; the ranks that fire in the same cycle come out in rank order. */
 #ifndef DFSIM_INJECTION_CALENDAR_H
 #define DFSIM_INJECTION_CALENDAR_H
 

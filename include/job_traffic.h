@@ -105,7 +105,7 @@ struct injection_ops {
                   struct rng *rng);
     /* The first cycle >= from in which rank creates a message (UINT64_MAX: never): the same
      * process as asking fires every cycle, but skipping idle cycles in O(1). What the cycle
-     * loop uses (injection_calendar.h: a draw per message, model version 5). */
+     * loop uses (injection_calendar.h: a draw per message). */
     uint64_t (*next)(const struct injection_process *ip, int32_t rank, uint64_t from,
                      struct rng *rng);
 };

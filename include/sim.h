@@ -25,7 +25,7 @@ struct sim {
     struct pattern_run pattern_run; /* what the network-wide pattern sees */
     /* The sources: every node creates a packet with probability load / packet_size in every
      * cycle. Over the trials in order (cycle by cycle, node by node) the gaps between packets
-     * are geometric, so a gap is drawn per packet (model version 5): next_source is the trial
+     * are geometric, so a gap is drawn per packet: next_source is the trial
      * of the next packet, counted from node 0 of the current cycle (UINT64_MAX: never). */
     struct rng_geometric source_gap;
     uint64_t next_source;

@@ -14,10 +14,8 @@
  * back-pressure: the NIC's because its injection queue is full, the queue head's because the
  * router has no credit or crossbar grant for it. Each cycle counts once. x is the fraction of
  * the time the node has something to send in which the network holds it back, whatever the
- * injection queue's depth (before model version 3 only the NIC's part counted, and a deep
- * queue hid back-pressure from it). (Counting only the cycles the bucket admits would make x
- * about 1 whenever the queue is full, since a full bucket then admits every cycle.) The rate
- * delays packets, not messages: see src/workload.c. */
+ * injection queue's depth: the NIC's part alone would miss back-pressure a deep queue hides.
+ * The rate delays packets, not messages: see src/workload.c. */
 #ifndef DFSIM_THROTTLE_H
 #define DFSIM_THROTTLE_H
 

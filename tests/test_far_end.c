@@ -1,4 +1,4 @@
-/* Far-end congestion and phantom decisions of ugal (routing.ugal_far_end, issue 30): the
+/* Far-end congestion and phantom decisions of ugal (routing.ugal_far_end): the
  * history rings of the global ports' occupancy, the setting and its auto resolution, the
  * far-end term in a decision (d cycles late, published every T cycles), the phantom rule, what
  * the far end changes under ADV+1, phantoms at latency 1 / 10 / 100, and the invariant recount

@@ -42,7 +42,7 @@ struct job_input {
     "@include \"{R}/conf/" INCLUDE "\"\njobs = (\n  { name = \"a\"; " BODY " } );\n"
 
 static const struct job_input job_inputs[] = {
-    /* ---- issue 28: a negative adversarial offset read outside a topology table ---- */
+    /* ---- a negative adversarial offset read outside a topology table ---- */
     {ONE("nodes = 72; pattern = \"adversarial\"; offset = -1; load = 0.3;"), NULL, 2, 4,
      "jobs.a.offset", "-1 is out of range for pattern 'adversarial' (expected an integer >= 1"},
     {ONE("nodes = 72; pattern = \"adversarial\"; offset = -8; load = 0.3;"), NULL, 2, 4,

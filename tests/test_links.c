@@ -408,7 +408,7 @@ int test_links_register(void)
          test_credit_round_trip},
         {"what one VC's buffers carry, by hand (defaults bind nothing)", test_buffer_rate_by_hand},
         {"buffers bound MIN under ADV+1 on a tiny network, by hand", test_buffers_bound_tiny},
-        {"buffers bound MIN under ADV+1 at 2 phits/cycle, 256 phits (issue 33)",
+        {"buffers bound MIN under ADV+1 at 2 phits/cycle, 256 phits",
          test_buffers_bound_issue},
     };
     return test_add_suite("links", NULL, NULL, cases, sizeof cases / sizeof cases[0]);

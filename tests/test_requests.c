@@ -117,7 +117,7 @@ static void test_window_of_one_serializes(void)
 
 /* An open-loop job with messages under load: responses to every request, s and L consistent
  * with their counters, and the stall counter of requests within the nodes' stall cycles (a
- * request stalled in the NIC or at the head of an injection queue, model version 3). */
+ * request stalled in the NIC or at the head of an injection queue). */
 static void test_open_loop_counters(void)
 {
     static const char text[] =

@@ -167,7 +167,7 @@ static void throttle_point(const char *text, const char *const *ov, int n, bool 
     throttle_point_jobs(text, ov, n, check, res, 1);
 }
 
-/* The stall signal's NIC part alone, as it was before model version 3. */
+/* The stall signal's NIC part alone, without the injection queue's head. */
 static double throttle_nic_fraction(const struct job_result *j)
 {
     return j->nic_ready_cycles ? (double)j->nic_stall_cycles / (double)j->nic_ready_cycles : 0;
@@ -258,8 +258,8 @@ static void test_aimd_sensitive_backs_off_less(void)
  * injection head waits on a saturated output. With 32-phit queues they fill and the NIC
  * stalls too; with 1,000 phits they are still filling when the window closes (0.125
  * phits/cycle for 5,000 cycles), and the NIC never stalls, but the heads wait all the same:
- * the stall fraction is within a factor of two either way (before model version 3, the
- * NIC's part alone was the signal: 0.97 and 0). */
+ * the stall fraction is within a factor of two either way (the NIC's part alone would say
+ * 0.97 and 0). */
 static void test_stall_fraction_queue_depth(void)
 {
     static const char text[] = SMALL_NET

@@ -7,11 +7,10 @@
 # separated by spaces, applied with --set after COMMON. targets (optional) are any of
 # rcps>=N (router-cycles per second), wall<=S (seconds), mem<=M (peak MiB).
 # un_min_0.4_h16 (262,656 nodes) takes about 17 minutes a run: BENCH_REPEAT=1 to run it once.
-# The targets are issue 29's, set when this VM ran the same binaries about twice as fast as it
-# has since (un_min_0.4: 7.3 s then, 15-18 s for the same build later): they are absolute, so
-# a slow day shows MISS where a fast one would not. aries_a2a_bg's is half the time of the
-# build before that issue's work (about 34 s here); jobs_halves_0.4's, the un_min_0.4 figure
-# of the same run, is not expressible as a fixed number and is left to the reader.
+# The targets are absolute, set on a day this VM ran the same binaries about twice as fast as
+# it has since (un_min_0.4: 7.3 s then, 15-18 s later), so a slow day shows MISS where a fast
+# one would not. aries_a2a_bg's is half the time of an earlier build (about 34 s here);
+# jobs_halves_0.4 has no fixed target.
 # aries_a2a_bg is closed loop: it runs until its alltoall is done (COMMON's measure_cycles do
 # not apply), its warm-up that of the config.
 COMMON="sim.warmup_cycles=10000 sim.measure_cycles=15000"

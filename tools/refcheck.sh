@@ -13,7 +13,7 @@
 COMMON="sim.warmup_cycles=1500 sim.measure_cycles=2500"
 H3="topology.p=3 topology.a=6 topology.h=3"
 DEFAULT=conf/default.cfg
-# The Dragonfly+ router before model version 2 (a hash among minimal ports, output buffers of
+# The Dragonfly+ router's first rule (a hash among minimal ports, output buffers of
 # 4 packets): its points stay as recorded, proving the hash unchanged; the *_oq points are the
 # shipped configs' (min_choice auto = occupancy, output-queued).
 DFP_V1="routing.min_choice=hash buffers.output=32"
