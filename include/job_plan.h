@@ -7,11 +7,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config.h"
 #include "job_traffic.h"
 #include "motif.h"
 #include "placement.h"
 #include "rng.h"
+#include "sim_config.h"
 
 struct topology;
 
