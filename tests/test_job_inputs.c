@@ -208,7 +208,7 @@ static const struct job_input job_inputs[] = {
      "halo3d: dims 2 x 2 x 3 = 12 is not the job's 8 ranks (expected a product equal to nodes)"},
     {ONE("nodes = 3; motif = \"alltoal\";"), NULL, 2, 4, "jobs.a.motif",
      "unknown value 'alltoal' (expected one of: none, pingpong, alltoall, allreduce, barrier, "
-     "broadcast, broadcast_flat, halo3d, sweep3d, uniform_exchange)"},
+     "broadcast, broadcast_flat, halo3d, sweep3d, uniform_exchange"}, /* + later motifs */
     {ONE("nodes = 3; pattern = \"unifrm\"; load = 0.1;"), NULL, 2, 4, "jobs.a.pattern",
      "unknown value 'unifrm' (expected one of: none, uniform, permutation, tornado, incast"},
     {ONE("nodes = 4; motif = \"alltoall\"; dims = [2, 2];"), NULL, 2, 4, "jobs.a.dims",
