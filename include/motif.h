@@ -16,7 +16,9 @@ struct motif_instance;
 
 /* ---- settings --------------------------------------------------------------------------- */
 
-#define MOTIF_SETTINGS_BYTES 64 /* room for one motif's own settings (its table's struct) */
+/* Room for one motif's own settings (its table's struct): a path (SETTING_STRING_LEN) and a few
+ * numbers, as a program read from a file needs. */
+#define MOTIF_SETTINGS_BYTES 320
 
 /* What a motif run reads: the job's common settings, the process grid of grid motifs, and the
  * chosen motif's own settings (its table, motif_ops.settings: allreduce's threshold). */
