@@ -48,6 +48,10 @@ int job_selector_default_mode(const struct config_job *job);
 /* The modes a job's packets may carry, a bitmask over packet.mode (bit 0: the network's). */
 unsigned job_routing_modes(const struct config_job *job);
 
+/* The job's settings of its injection process's own table (struct injection_periodic_settings,
+ * ...), or NULL when its process has none. */
+const void *job_process_settings(const struct config_job *job);
+
 /* Packets of a message of `bytes` (at least one: a zero-byte message still travels). */
 uint64_t job_message_packets(const struct sim_config *cfg, uint64_t bytes);
 /* The load an open-loop job offers, phits/(node*cycle): its load, or a periodic job's message

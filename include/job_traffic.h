@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "rng.h"
+#include "settings.h"
 
 struct placement_machine;
 
@@ -93,10 +94,20 @@ struct injection_params {
 
 struct injection_process;
 
+/* The processes' own settings, as their tables store them in a job. */
+struct injection_periodic_settings {
+    int64_t interval_cycles; /* 0: from the job's load */
+};
+struct injection_on_off_settings {
+    int64_t on_cycles, off_cycles;
+};
+
 struct injection_ops {
     const char *name;        /* as written in configs */
     const char *summary;     /* one line for the README */
-    const char *const *keys; /* besides process and load (NULL: none) */
+    /* Its own settings, stored in the job's arena (NULL: none): periodic's interval,
+     * on_off's periods (struct injection_periodic_settings, injection_on_off_settings). */
+    const struct setting_table *settings;
     /* Checks the params, precomputes, draws the per-rank phases from rng. 0 or -1 (err). */
     int (*init)(struct injection_process *ip, struct rng *rng, char *err, size_t err_len);
     /* Whether rank creates a message in this cycle: O(1), at most one draw from rng. The
@@ -128,6 +139,8 @@ extern const struct injection_ops *const injection_registry[]; /* NULL-terminate
 const struct injection_ops *injection_find(const char *name);
 const char *const *injection_names(void);
 int injection_count(void);
+/* Registry plug-in i's table (NULL: none), for the schema. */
+const struct setting_table *injection_settings_at(int i);
 
 extern const struct injection_ops injection_bernoulli, injection_periodic, injection_on_off;
 

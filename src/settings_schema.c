@@ -7,6 +7,7 @@
 
 #include "arbiter.h"
 #include "job_config.h"
+#include "job_traffic.h"
 #include "link_rate.h"
 #include "motif.h"
 #include "routing.h"
@@ -246,7 +247,9 @@ CONFIG_GROUP(config_group_stats, stats, config_stats_tables);
 
 /* The job plug-ins whose settings live in a job's arena. */
 static const struct setting_plugins config_job_plugins[] = {
-    {motif_count, motif_settings_at, NULL, NULL}, {NULL, NULL, NULL, NULL}};
+    {motif_count, motif_settings_at, NULL, NULL},
+    {injection_count, injection_settings_at, NULL, NULL},
+    {NULL, NULL, NULL, NULL}};
 
 static const struct settings_list config_list_jobs = {"jobs",
                                                       offsetof(struct sim_config, jobs),

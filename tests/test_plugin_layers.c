@@ -202,7 +202,8 @@ static int pl_mutual_pairs(const struct pl_tree *tree, char *why, size_t len)
 }
 
 /* Whether text names setting `name`: the quoted name, not as a plug-in's own name
- * (`.name = "periodic"` is a process; `->name, "periodic"` compares one). */
+ * (`.name = "periodic"` is a process; `->name, "periodic"` compares one; `"jobs", "periodic"`
+ * says who reads a table). */
 static bool pl_names_setting(const char *text, const char *name)
 {
     char quoted[96];
@@ -213,7 +214,8 @@ static bool pl_names_setting(const char *text, const char *name)
             line--;
         char before[256];
         snprintf(before, sizeof before, "%.*s", (int)(p - line < 255 ? p - line : 255), line);
-        if (!strstr(before, "name = ") && !strstr(before, "->name, "))
+        if (!strstr(before, "name = ") && !strstr(before, "->name, ") &&
+            !strstr(before, "\"jobs\", "))
             return true;
     }
     return false;
@@ -272,6 +274,7 @@ static void test_checks_find_faults(void)
     CU_ASSERT(!pl_names_setting(commented, "root"));
     CU_ASSERT(!pl_names_setting("    .name = \"periodic\",", "periodic"));
     CU_ASSERT(!pl_names_setting("strcmp(ops->name, \"periodic\")", "periodic"));
+    CU_ASSERT(!pl_names_setting("t = {\"jobs\", \"periodic\", rows};", "periodic"));
     CU_ASSERT(!pl_names_setting("\"jobs[].root\"", "root"));
     pl_free(&tree);
 }

@@ -3,6 +3,7 @@
  * fixed random phase per rank) and on_off (bernoulli at rate / duty cycle during on periods,
  * nothing during off periods, at a fixed random phase per rank). Each answers "does rank r
  * fire in cycle c?" and "when does rank r fire next?", both in O(1). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,11 @@ const struct injection_ops *const injection_registry[] = {
 };
 
 REGISTRY_DEFINE(injection, struct injection_ops, injection_registry)
+
+const struct setting_table *injection_settings_at(int i)
+{
+    return injection_registry[i]->settings;
+}
 
 int injection_process_init(struct injection_process *ip, const struct injection_ops *ops,
                            const struct injection_params *params, int nranks, struct rng *rng,
@@ -137,12 +143,19 @@ static uint64_t periodic_next(const struct injection_process *ip, int32_t rank, 
     return injection_after(from, wait);
 }
 
-static const char *const periodic_keys[] = {"interval_cycles", NULL};
+static const struct setting periodic_rows[] = {
+    SETTING_NUMBER(struct injection_periodic_settings, SETTING_INT64, "interval_cycles",
+                   interval_cycles, 0, 0, INT_MAX,
+                   "periodic: a message every interval (0: from the load)"),
+};
+
+static const struct setting_table periodic_table = {
+    "jobs", "periodic", periodic_rows, 1, sizeof(struct injection_periodic_settings), NULL};
 
 const struct injection_ops injection_periodic = {
     .name = "periodic",
     .summary = "one message every interval_cycles, at a random phase per rank",
-    .keys = periodic_keys,
+    .settings = &periodic_table,
     .init = periodic_init,
     .fires = periodic_fires,
     .next = periodic_next,
@@ -213,12 +226,20 @@ static uint64_t on_off_next(const struct injection_process *ip, int32_t rank, ui
     return injection_after(next_period + periods * ip->period, skip % on);
 }
 
-static const char *const on_off_keys[] = {"on_cycles", "off_cycles", NULL};
+static const struct setting on_off_rows[] = {
+    SETTING_NUMBER(struct injection_on_off_settings, SETTING_INT64, "on_cycles", on_cycles, 0, 0,
+                   INT_MAX, "on_off: cycles on"),
+    SETTING_NUMBER(struct injection_on_off_settings, SETTING_INT64, "off_cycles", off_cycles, 0, 0,
+                   INT_MAX, "on_off: cycles off"),
+};
+
+static const struct setting_table on_off_table = {
+    "jobs", "on_off", on_off_rows, 2, sizeof(struct injection_on_off_settings), NULL};
 
 const struct injection_ops injection_on_off = {
     .name = "on_off",
     .summary = "bernoulli at rate / duty cycle during on_cycles, then off_cycles of silence",
-    .keys = on_off_keys,
+    .settings = &on_off_table,
     .init = on_off_init,
     .fires = on_off_fires,
     .next = on_off_next,

@@ -120,10 +120,6 @@ static const struct setting job_rows[] = {
                    "open loop: offered load, phits/(node*cycle)"),
     SETTING_PLUGIN_ROW(struct config_job, "process", process, "bernoulli", injection_names,
                        "open loop: when a rank creates a message"),
-    JOB_INT64("interval_cycles", interval_cycles, 0, 0, INT_MAX,
-              "periodic: a message every interval (0: from the load)"),
-    JOB_INT64("on_cycles", on_cycles, 0, 0, INT_MAX, "on_off: cycles on"),
-    JOB_INT64("off_cycles", off_cycles, 0, 0, INT_MAX, "on_off: cycles off"),
     JOB_INT("offset", offset, 1, INT_MIN + 1, SETTING_UNBOUNDED_INT,
             "tornado: rank r sends to r + offset"),
     JOB_INT("targets", targets, 1, 1, SETTING_UNBOUNDED_INT,
@@ -307,7 +303,8 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
                 job_table_has(tables[0], key) || job_table_has(tables[1], key);
     else
         reads = reads || job_key_in(open_loop, key) || (rank && job_key_in(rank->keys, key)) ||
-                job_network_reads(job_network_pattern(job), key) || job_key_in(process->keys, key);
+                job_network_reads(job_network_pattern(job), key) ||
+                job_table_has(process->settings, key);
     if (reads)
         return true;
     snprintf(why, len, "%s '%s' reads ", motif ? "motif" : "pattern",
@@ -320,7 +317,7 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
     const struct pattern_ops *network = motif ? NULL : job_network_pattern(job);
     job_append_rows(why, len, network ? network->settings : NULL);
     if (!motif)
-        job_append_keys(why, len, process->keys);
+        job_append_rows(why, len, process->settings);
     size_t used = strlen(why);
     snprintf(why + used, len - used, "; placement '%s' reads nodes", placement->name);
     for (int i = 0; placement->keys && placement->keys[i]; i++) {
@@ -466,14 +463,28 @@ uint64_t job_message_packets(const struct sim_config *cfg, uint64_t bytes)
     return packets ? packets : 1;
 }
 
+const void *job_process_settings(const struct config_job *job)
+{
+    const struct setting_table *t = injection_registry[job->process]->settings;
+    return t ? settings_element_params(settings_list_named("jobs"), job, t) : NULL;
+}
+
+/* A periodic job's interval_cycles (0: from its load); 0 for the other processes. */
+static int64_t job_interval(const struct config_job *job)
+{
+    if (injection_registry[job->process] != &injection_periodic)
+        return 0;
+    return ((const struct injection_periodic_settings *)job_process_settings(job))->interval_cycles;
+}
+
 double job_offered_load(const struct sim_config *cfg, const struct config_job *job)
 {
-    if (job->interval_cycles <= 0 ||
-        strcmp(injection_registry[job->process]->name, "periodic") != 0)
+    int64_t interval = job_interval(job);
+    if (interval <= 0)
         return job->load;
     uint64_t packets =
         job->message_bytes > 0 ? job_message_packets(cfg, (uint64_t)job->message_bytes) : 1;
-    return (double)packets * cfg->traffic.packet_size / (double)job->interval_cycles;
+    return (double)packets * cfg->traffic.packet_size / (double)interval;
 }
 
 /* The cycles a run of this config may last: an open-loop run its warm-up and window, a
@@ -521,26 +532,27 @@ static int job_check_bytes(const struct sim_config *cfg, const struct config_job
 static int job_check_periodic(const struct sim_config *cfg, const struct config_job *job,
                               double most, struct setting_issue *issue)
 {
-    if (strcmp(injection_registry[job->process]->name, "periodic") != 0 ||
-        job->interval_cycles == 0)
+    int64_t interval = job_interval(job);
+    const char *key = injection_periodic.settings->rows[0].name;
+    if (interval == 0)
         return 0;
     if (job->load > 0) {
         snprintf(issue->text, sizeof issue->text,
                  "interval_cycles = %lld and load = %.15g both set periodic's rate (expected "
                  "one of them: interval_cycles = 0 derives the interval from load)",
-                 (long long)job->interval_cycles, job->load);
-        return job_issue(job, issue, "interval_cycles", "process");
+                 (long long)interval, job->load);
+        return job_issue(job, issue, key, "process");
     }
     double offered = job_offered_load(cfg, job);
-    double phits = offered * (double)job->interval_cycles;
+    double phits = offered * (double)interval;
     if (offered <= most)
         return 0;
     snprintf(issue->text, sizeof issue->text,
              "a message of %.0f phits every %lld cycles offers %.15g phits/cycle, more than a "
              "node can (expected interval_cycles >= %.0f: at most links.bandwidth_node = %.15g "
              "phits/cycle, and one packet per cycle)",
-             phits, (long long)job->interval_cycles, offered, ceil(phits / most), most);
-    return job_issue(job, issue, "interval_cycles", "process");
+             phits, (long long)interval, offered, ceil(phits / most), most);
+    return job_issue(job, issue, key, "process");
 }
 
 static int job_check(const struct sim_config *cfg, const void *params, struct setting_issue *issue)

@@ -129,14 +129,19 @@ void job_injection_params(const struct sim_config *cfg, const struct config_job 
     uint64_t packets =
         job->message_bytes > 0 ? job_message_packets(cfg, (uint64_t)job->message_bytes) : 1;
     double d = job->intensity;
-    int64_t interval = job->interval_cycles;
+    const struct injection_ops *process = injection_registry[job->process];
+    const struct injection_periodic_settings *periodic =
+        process == &injection_periodic ? job_process_settings(job) : NULL;
+    const struct injection_on_off_settings *on_off =
+        process == &injection_on_off ? job_process_settings(job) : NULL;
+    int64_t interval = periodic ? periodic->interval_cycles : 0;
     if (d < 1 && interval > 0)
         interval = (int64_t)((double)interval / d + 0.5);
     *out = (struct injection_params){
         .rate = job->load * d / ((double)packets * cfg->traffic.packet_size),
         .interval_cycles = interval > INT_MAX ? INT_MAX : (int)interval,
-        .on_cycles = (int)job->on_cycles,
-        .off_cycles = (int)job->off_cycles,
+        .on_cycles = on_off ? (int)on_off->on_cycles : 0,
+        .off_cycles = on_off ? (int)on_off->off_cycles : 0,
     };
 }
 
