@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "rng.h"
+#include "settings.h"
 
 /* The machine as placements see it (the simulator fills it from its topology). Routers of a
  * group are consecutive and so are the nodes of a router; a router may have no node (a spine). */
@@ -43,12 +44,24 @@ struct placement_error {
     const char *key;
 };
 
+/* The placements' own settings, as their tables store them in a job. */
+struct placement_contiguous_settings {
+    int first_node; /* -1: right after the previous contiguous job */
+};
+struct placement_groups_settings {
+    struct setting_int_list groups;
+    int per_router; /* the first per_router nodes of each router (0: all) */
+};
+struct placement_file_settings {
+    char allocation_file[SETTING_STRING_LEN];
+};
+
 struct placement_ops {
     const char *name;    /* as written in configs */
     const char *summary; /* one line for the README */
-    /* The job keys it reads besides `nodes`, NULL-terminated; NULL: none (the config rejects
-     * the others). */
-    const char *const *keys;
+    /* Its own settings, stored in the job's arena (NULL: none; the config rejects the others'
+     * settings for it). */
+    const struct setting_table *settings;
     /* Fills rank_node[0 .. p->nodes - 1] with distinct nodes not in `taken` (the caller has
      * checked that p->nodes free nodes exist). Returns 0, or -1 with err's text filled (and
      * its key, when not "nodes"). */
@@ -59,6 +72,8 @@ struct placement_ops {
 
 extern const struct placement_ops *const placement_registry[]; /* NULL-terminated */
 const struct placement_ops *placement_find(const char *name);
+/* Registry plug-in i's table (NULL: none), for the schema. */
+const struct setting_table *placement_settings_at(int i);
 const char *const *placement_names(void);
 int placement_count(void);
 

@@ -22,7 +22,7 @@ struct setting_arena {
 };
 
 /* Storage of a job's plug-in settings (larger than a group's: an integer list takes 1 KiB). */
-#define SETTING_JOB_ARENA_BYTES 2048
+#define SETTING_JOB_ARENA_BYTES 4096
 struct setting_job_arena {
     _Alignas(8) unsigned char bytes[SETTING_JOB_ARENA_BYTES];
 };
@@ -36,10 +36,6 @@ struct config_job {
     char name[SETTING_STRING_LEN];
     int nodes;
     int placement;  /* placement_registry */
-    int first_node; /* contiguous: -1 = right after the previous contiguous job */
-    struct setting_int_list groups;
-    int per_router; /* groups: the first per_router nodes of each router (0: all) */
-    char allocation_file[SETTING_STRING_LEN];
     int pattern; /* 0 = none (a motif job), else job_config's pattern names */
     int motif;   /* 0 = none (an open-loop job), else 1 + motif_registry index */
     double load; /* open loop: phits/(node*cycle) */
@@ -70,7 +66,7 @@ struct config_job {
      * (1 - i) / i times the cycles that step's sends waited to leave its node; open loop, it
      * offers its load x i */
     double intensity;
-    /* the settings of its plug-ins (motifs, injection processes): each table a slice, read with
+    /* the settings of its plug-ins (placements, injection processes, motifs): each table a slice, read with
      * settings_element_params() and the plug-in's table */
     struct setting_job_arena params;
 };

@@ -10,6 +10,7 @@
 #include "job_traffic.h"
 #include "link_rate.h"
 #include "motif.h"
+#include "placement.h"
 #include "routing.h"
 #include "settings.h"
 #include "topology.h"
@@ -247,6 +248,7 @@ CONFIG_GROUP(config_group_stats, stats, config_stats_tables);
 
 /* The job plug-ins whose settings live in a job's arena. */
 static const struct setting_plugins config_job_plugins[] = {
+    {placement_count, placement_settings_at, NULL, NULL},
     {motif_count, motif_settings_at, NULL, NULL},
     {injection_count, injection_settings_at, NULL, NULL},
     {NULL, NULL, NULL, NULL}};

@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "motif.h"
+#include "placement.h"
 #include "test_util.h"
 #include "text_file.h"
 
@@ -21,6 +22,15 @@
 #define CONFIG_INCLUDE_SHORT "--quiet --set sim.warmup_cycles=200 --set sim.measure_cycles=500"
 
 static char config_include_dir[64];
+
+/* Job j's allocation_file (the file placement's setting, in the job's arena). */
+static const char *config_include_allocation_file(const struct sim_config *cfg, int j)
+{
+    const struct settings_list *jobs = settings_list_named("jobs");
+    const struct placement_file_settings *file =
+        settings_element_params(jobs, &cfg->jobs[j], placement_file.settings);
+    return file->allocation_file;
+}
 
 /* How many values job j's dims holds (a grid motif's setting, in the job's arena). */
 static int config_include_dims(const struct sim_config *cfg, int j)
@@ -275,7 +285,7 @@ static void test_paths_stay_relative_to_their_file(void)
     CU_ASSERT_EQUAL_FATAL(config_include_load("placed_over.cfg", NULL, 0, &cfg, err), 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(dir, real));
     strcat(real, "/alloc.txt");
-    CU_ASSERT_STRING_EQUAL(cfg.jobs[0].allocation_file, real);
+    CU_ASSERT_STRING_EQUAL(config_include_allocation_file(&cfg, 0), real);
 }
 
 /* config_load_sources lists what was written, with where the winning value was written. */
@@ -590,7 +600,7 @@ static void test_rerun_reads_json_strings(void)
     if (rc != 0)
         fprintf(stderr, "\n  %s\n", err);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
-    CU_ASSERT_STRING_EQUAL(cfg.jobs[0].allocation_file, "caf\xc3\xa9\xf0\x9f\x98\x80/\b\"\\\t");
+    CU_ASSERT_STRING_EQUAL(config_include_allocation_file(&cfg, 0), "caf\xc3\xa9\xf0\x9f\x98\x80/\b\"\\\t");
     CU_ASSERT_STRING_EQUAL(cfg.name, "x");
     /* NUL cannot be in a value */
     test_write_text(config_include_dir, "nul.json",

@@ -104,14 +104,6 @@ static const struct setting job_rows[] = {
     JOB_INT("nodes", nodes, 1, 1, SETTING_UNBOUNDED_INT, "ranks (one per node)"),
     SETTING_PLUGIN_ROW(struct config_job, "placement", placement, "contiguous", placement_names,
                        "which nodes the job gets (rank i on the i-th)"),
-    JOB_INT("first_node", first_node, -1, -1, SETTING_UNBOUNDED_INT,
-            "contiguous: first node to use (-1: after the previous contiguous job)"),
-    JOB_LIST("groups", groups, 0, SETTING_UNBOUNDED_INT, "groups: the groups whose nodes it gets"),
-    JOB_QUIET_NUMBER(SETTING_INT, "per_router", per_router, 0, 0, SETTING_UNBOUNDED_INT,
-                     "groups: the first per_router nodes of each router (0: every node)"),
-    JOB_PATH("allocation_file", allocation_file,
-             "file: one node id or range a-b per line, # comments (absolute, or relative to "
-             "the folder of the config file it is written in)"),
     SETTING_PLUGIN_ROW(struct config_job, "pattern", pattern, "none", job_pattern_names,
                        "open loop: destinations (network patterns: a job on every node)"),
     SETTING_PLUGIN_ROW(struct config_job, "motif", motif, "none", job_motif_names,
@@ -297,7 +289,7 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
     const struct injection_ops *process = injection_registry[job->process];
     const struct setting_table *tables[2];
     job_motif_tables(motif, tables);
-    bool reads = job_key_in(always, key) || job_key_in(placement->keys, key);
+    bool reads = job_key_in(always, key) || job_table_has(placement->settings, key);
     if (motif)
         reads = reads || job_key_in(closed_loop, key) || job_key_in(motif->keys, key) ||
                 job_table_has(tables[0], key) || job_table_has(tables[1], key);
@@ -320,9 +312,9 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
         job_append_rows(why, len, process->settings);
     size_t used = strlen(why);
     snprintf(why + used, len - used, "; placement '%s' reads nodes", placement->name);
-    for (int i = 0; placement->keys && placement->keys[i]; i++) {
+    for (int i = 0; placement->settings && i < placement->settings->count; i++) {
         used = strlen(why);
-        snprintf(why + used, len - used, ", %s", placement->keys[i]);
+        snprintf(why + used, len - used, ", %s", placement->settings->rows[i].name);
     }
     return false;
 }

@@ -64,15 +64,22 @@ int job_plan_create(struct job_plan *plan, const struct sim_config *cfg, const s
     for (int j = 0; j < cfg->n_jobs; j++) {
         const struct config_job *job = &cfg->jobs[j];
         const struct placement_ops *ops = placement_registry[job->placement];
+        const struct settings_list *jobs = settings_list_named("jobs");
+        const struct placement_contiguous_settings *contiguous =
+            settings_element_params(jobs, job, placement_contiguous.settings);
+        const struct placement_groups_settings *groups =
+            settings_element_params(jobs, job, placement_groups.settings);
+        const struct placement_file_settings *file =
+            settings_element_params(jobs, job, placement_file.settings);
         struct placement_params p = {
             .job = job->name,
             .nodes = job->nodes,
-            .first_node = job->first_node >= 0 ? job->first_node : next_contiguous,
-            .exact = job->first_node >= 0,
-            .groups = job->groups.values,
-            .group_count = job->groups.count,
-            .per_router = job->per_router,
-            .file = job->allocation_file,
+            .first_node = contiguous->first_node >= 0 ? contiguous->first_node : next_contiguous,
+            .exact = contiguous->first_node >= 0,
+            .groups = groups->groups.values,
+            .group_count = groups->groups.count,
+            .per_router = groups->per_router,
+            .file = file->allocation_file,
             .base_dir = dir,
         };
         struct rng rng;

@@ -22,6 +22,11 @@ const struct placement_ops *const placement_registry[] = {
 
 REGISTRY_DEFINE(placement, struct placement_ops, placement_registry)
 
+const struct setting_table *placement_settings_at(int i)
+{
+    return placement_registry[i]->settings;
+}
+
 static int placement_free_nodes(const struct placement_machine *m, const bool *taken)
 {
     int free_nodes = 0;
@@ -116,12 +121,19 @@ static int contiguous_place(const struct placement_machine *m, const struct plac
     return 0;
 }
 
-static const char *const contiguous_keys[] = {"first_node", NULL};
+static const struct setting contiguous_rows[] = {
+    SETTING_INT_ROW(struct placement_contiguous_settings, "first_node", first_node, -1, -1,
+                    SETTING_UNBOUNDED_INT,
+                    "contiguous: first node to use (-1: after the previous contiguous job)"),
+};
+
+static const struct setting_table contiguous_table = {
+    "jobs", "contiguous", contiguous_rows, 1, sizeof(struct placement_contiguous_settings), NULL};
 
 const struct placement_ops placement_contiguous = {
     .name = "contiguous",
     .summary = "the next free nodes from first_node on, in node order",
-    .keys = contiguous_keys,
+    .settings = &contiguous_table,
     .place = contiguous_place,
 };
 
@@ -424,12 +436,25 @@ static int groups_place(const struct placement_machine *m, const struct placemen
     return 0;
 }
 
-static const char *const groups_keys[] = {"groups", "per_router", NULL};
+static const struct setting groups_rows[] = {
+    {.name = "groups",
+     .type = SETTING_INT_LIST,
+     .offset = offsetof(struct placement_groups_settings, groups),
+     .min = 0,
+     .max = SETTING_UNBOUNDED_INT,
+     .doc = "groups: the groups whose nodes it gets"},
+    SETTING_QUIET_NUMBER(struct placement_groups_settings, SETTING_INT, "per_router", per_router,
+                         0, 0, SETTING_UNBOUNDED_INT,
+                         "groups: the first per_router nodes of each router (0: every node)"),
+};
+
+static const struct setting_table groups_table = {
+    "jobs", "groups", groups_rows, 2, sizeof(struct placement_groups_settings), NULL};
 
 const struct placement_ops placement_groups = {
     .name = "groups",
     .summary = "every node of the listed groups (or per_router nodes of each router), in "
                "list order",
-    .keys = groups_keys,
+    .settings = &groups_table,
     .place = groups_place,
 };

@@ -216,11 +216,22 @@ static int file_place(const struct placement_machine *m, const struct placement_
     return status;
 }
 
-static const char *const file_keys[] = {"allocation_file", NULL};
+static const struct setting file_rows[] = {
+    {.name = "allocation_file",
+     .type = SETTING_STRING,
+     .offset = offsetof(struct placement_file_settings, allocation_file),
+     .def_text = "",
+     .doc = "file: one node id or range a-b per line, # comments (absolute, or relative to the "
+            "folder of the config file it is written in)",
+     .is_path = true},
+};
+
+static const struct setting_table file_table = {
+    "jobs", "file", file_rows, 1, sizeof(struct placement_file_settings), NULL};
 
 const struct placement_ops placement_file = {
     .name = "file",
     .summary = "the nodes listed in allocation_file (ids or ranges a-b, # comments), in order",
-    .keys = file_keys,
+    .settings = &file_table,
     .place = file_place,
 };
