@@ -13,10 +13,11 @@ struct reduce_settings {
 };
 
 static const struct setting reduce_rows[] = {
-    SETTING_INT_ROW(struct reduce_settings, "reduce_root", root, 0, 0, SETTING_UNBOUNDED_INT,
-                    "reduce: the rank that receives the result"),
+    SETTING_QUIET_NUMBER(struct reduce_settings, SETTING_INT, "reduce_root", root, 0, 0,
+                         SETTING_UNBOUNDED_INT, "reduce: the rank that receives the result"),
 };
 
+/* Quiet at its default: documents and sweep points of jobs without reduce stay as they were. */
 static const struct setting_table reduce_table = {
     "jobs", "reduce", reduce_rows, 1, sizeof(struct reduce_settings), NULL};
 
