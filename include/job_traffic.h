@@ -17,10 +17,18 @@ struct placement_machine;
 
 #define RANK_PATTERN_NONE (-1) /* "this rank sends nothing" (the targets of incast) */
 
-/* A pattern's settings; only those in its ops' keys are read. */
+/* A pattern's settings as a run reads them; only those of its ops' table are read. */
 struct rank_pattern_params {
     int offset;  /* tornado: r -> (r + offset) mod n; any value but a multiple of n */
     int targets; /* incast: ranks 0 .. targets-1 receive what every other rank sends */
+};
+
+/* The patterns' own settings, as their tables store them in a job. */
+struct rank_pattern_tornado_settings {
+    int offset;
+};
+struct rank_pattern_targets_settings {
+    int targets; /* incast, fanout */
 };
 
 struct rank_pattern;
@@ -28,7 +36,9 @@ struct rank_pattern;
 struct rank_pattern_ops {
     const char *name;        /* as written in configs */
     const char *summary;     /* one line for the README */
-    const char *const *keys; /* job keys it reads besides pattern (NULL: none) */
+    /* Its own settings, stored in the job's arena (NULL: none); a table shared by several
+     * patterns (incast's and fanout's targets) belongs to the first in the registry. */
+    const struct setting_table *settings;
     /* Optional: checks the params against the job and builds tables (pat->state), drawing any
      * randomness from rng. Returns 0, or -1 with err filled. */
     int (*init)(struct rank_pattern *pat, struct rng *rng, char *err, size_t err_len);
@@ -54,6 +64,8 @@ struct rank_pattern {
 extern const struct rank_pattern_ops *const rank_pattern_registry[]; /* NULL-terminated */
 const struct rank_pattern_ops *rank_pattern_find(const char *name);
 const char *const *rank_pattern_names(void);
+/* Registry plug-in i's table (NULL: none, or one an earlier pattern owns), for the schema. */
+const struct setting_table *rank_pattern_settings_at(int i);
 int rank_pattern_count(void);
 
 extern const struct rank_pattern_ops rank_pattern_uniform, rank_pattern_permutation,

@@ -40,7 +40,6 @@ struct config_job {
     int motif;   /* 0 = none (an open-loop job), else 1 + motif_registry index */
     double load; /* open loop: phits/(node*cycle) */
     int process; /* injection_registry */
-    int offset, targets;
     int64_t message_bytes; /* 0: single packets (open loop) */
     int iterations;
     int64_t compute_cycles;
@@ -66,7 +65,7 @@ struct config_job {
      * (1 - i) / i times the cycles that step's sends waited to leave its node; open loop, it
      * offers its load x i */
     double intensity;
-    /* the settings of its plug-ins (placements, injection processes, motifs): each table a slice, read with
+    /* the settings of its plug-ins (placements, rank patterns, injection processes, motifs): each table a slice, read with
      * settings_element_params() and the plug-in's table */
     struct setting_job_arena params;
 };

@@ -249,6 +249,7 @@ CONFIG_GROUP(config_group_stats, stats, config_stats_tables);
 /* The job plug-ins whose settings live in a job's arena. */
 static const struct setting_plugins config_job_plugins[] = {
     {placement_count, placement_settings_at, NULL, NULL},
+    {rank_pattern_count, rank_pattern_settings_at, NULL, NULL},
     {motif_count, motif_settings_at, NULL, NULL},
     {injection_count, injection_settings_at, NULL, NULL},
     {NULL, NULL, NULL, NULL}};

@@ -1,6 +1,7 @@
 /* rank_pattern: the registry and the patterns that need only the job's size: uniform,
  * permutation, tornado, incast, fanout. group_pair, which needs the placement, is in
  * rank_pattern_group_pair.c. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -18,6 +19,14 @@ const struct rank_pattern_ops *const rank_pattern_registry[] = {
 };
 
 REGISTRY_DEFINE(rank_pattern, struct rank_pattern_ops, rank_pattern_registry)
+
+const struct setting_table *rank_pattern_settings_at(int i)
+{
+    for (int j = 0; j < i; j++)
+        if (rank_pattern_registry[j]->settings == rank_pattern_registry[i]->settings)
+            return NULL;
+    return rank_pattern_registry[i]->settings;
+}
 
 int rank_pattern_init(struct rank_pattern *pat, const struct rank_pattern_ops *ops,
                       const struct rank_pattern_params *params, int nranks,
@@ -143,12 +152,18 @@ static int32_t tornado_destination(const struct rank_pattern *pat, int32_t src, 
     return d >= pat->nranks ? d - pat->nranks : d;
 }
 
-static const char *const tornado_keys[] = {"offset", NULL};
+static const struct setting tornado_rows[] = {
+    SETTING_INT_ROW(struct rank_pattern_tornado_settings, "offset", offset, 1, INT_MIN + 1,
+                    SETTING_UNBOUNDED_INT, "tornado: rank r sends to r + offset"),
+};
+
+static const struct setting_table tornado_table = {
+    "jobs", "tornado", tornado_rows, 1, sizeof(struct rank_pattern_tornado_settings), NULL};
 
 const struct rank_pattern_ops rank_pattern_tornado = {
     .name = "tornado",
     .summary = "rank r sends to rank (r + offset) mod n",
-    .keys = tornado_keys,
+    .settings = &tornado_table,
     .init = tornado_init,
     .destination = tornado_destination,
 };
@@ -184,12 +199,19 @@ static int32_t incast_destination(const struct rank_pattern *pat, int32_t src, s
     return (int32_t)rng_below(rng, (uint32_t)pat->params.targets);
 }
 
-static const char *const incast_keys[] = {"targets", NULL};
+static const struct setting targets_rows[] = {
+    SETTING_INT_ROW(struct rank_pattern_targets_settings, "targets", targets, 1, 1,
+                    SETTING_UNBOUNDED_INT, "incast: ranks 0..targets-1 receive; fanout: they send"),
+};
+
+/* Read by incast and fanout. */
+static const struct setting_table targets_table = {
+    "jobs", "incast, fanout", targets_rows, 1, sizeof(struct rank_pattern_targets_settings), NULL};
 
 const struct rank_pattern_ops rank_pattern_incast = {
     .name = "incast",
     .summary = "every rank but the first `targets` sends to one of those (uniformly)",
-    .keys = incast_keys,
+    .settings = &targets_table,
     .init = incast_init,
     .destination = incast_destination,
     .sends = incast_sends,
@@ -231,7 +253,7 @@ const struct rank_pattern_ops rank_pattern_fanout = {
     .name = "fanout",
     .summary = "the first `targets` ranks send, each message to one of the other ranks "
                "(uniformly): one to all",
-    .keys = incast_keys,
+    .settings = &targets_table,
     .init = fanout_init,
     .destination = fanout_destination,
     .sends = fanout_sends,

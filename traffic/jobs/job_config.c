@@ -112,10 +112,6 @@ static const struct setting job_rows[] = {
                    "open loop: offered load, phits/(node*cycle)"),
     SETTING_PLUGIN_ROW(struct config_job, "process", process, "bernoulli", injection_names,
                        "open loop: when a rank creates a message"),
-    JOB_INT("offset", offset, 1, INT_MIN + 1, SETTING_UNBOUNDED_INT,
-            "tornado: rank r sends to r + offset"),
-    JOB_INT("targets", targets, 1, 1, SETTING_UNBOUNDED_INT,
-            "incast: ranks 0..targets-1 receive; fanout: they send"),
     JOB_INT64("message_bytes", message_bytes, 0, 0, SETTING_UNBOUNDED_INT64,
               "bytes of a message (open loop: 0 = single packets; motifs: 0 = 4096)"),
     JOB_INT("iterations", iterations, 1, 1, SETTING_UNBOUNDED_INT, "motif: iterations"),
@@ -196,15 +192,6 @@ static void job_append_keys(char *buf, size_t len, const char *const *keys)
     }
 }
 
-/* The job row called name, or NULL. */
-static const struct setting *job_row(const char *name)
-{
-    for (int i = 0; i < job_table.count; i++)
-        if (strcmp(job_rows[i].name, name) == 0)
-            return &job_rows[i];
-    return NULL;
-}
-
 static bool job_table_has(const struct setting_table *t, const char *key)
 {
     for (int i = 0; t && i < t->count; i++)
@@ -235,14 +222,33 @@ static void job_motif_tables(const struct motif_ops *motif, const struct setting
     out[1] = motif ? motif->settings : NULL;
 }
 
+struct job_key_lookup {
+    const char *name;
+    struct setting_ref ref;
+};
+
+static int job_key_match(void *ctx, const struct setting_ref *r)
+{
+    struct job_key_lookup *l = ctx;
+    if (strcmp(r->row->name, l->name) != 0)
+        return 0;
+    l->ref = *r;
+    return 1;
+}
+
 int job_network_params(const struct config_job *job, const struct pattern_ops *network, void *out)
 {
+    const struct settings_list *jobs = settings_list_named("jobs");
     const struct setting_table *t = network->settings;
     for (int i = 0; t && i < t->count; i++) {
-        const struct setting *row = job_row(t->rows[i].name);
-        if (!row || row->type != t->rows[i].type || row->type != SETTING_INT)
+        struct job_key_lookup l = {t->rows[i].name, {0}};
+        if (!settings_each_in_element(jobs, -1, job_key_match, &l) ||
+            l.ref.row->type != t->rows[i].type || l.ref.row->type != SETTING_INT)
             return -1; /* a network pattern whose setting no job key carries */
-        memcpy((char *)out + t->rows[i].offset, (const char *)job + row->offset, sizeof(int));
+        const char *base = l.ref.table->params_size
+                               ? settings_element_params(jobs, job, l.ref.table)
+                               : (const char *)job;
+        memcpy((char *)out + t->rows[i].offset, base + l.ref.row->offset, sizeof(int));
     }
     return 0;
 }
@@ -294,16 +300,16 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
         reads = reads || job_key_in(closed_loop, key) || job_key_in(motif->keys, key) ||
                 job_table_has(tables[0], key) || job_table_has(tables[1], key);
     else
-        reads = reads || job_key_in(open_loop, key) || (rank && job_key_in(rank->keys, key)) ||
+        reads = reads || job_key_in(open_loop, key) || (rank && job_table_has(rank->settings, key)) ||
                 job_network_reads(job_network_pattern(job), key) ||
                 job_table_has(process->settings, key);
     if (reads)
         return true;
     snprintf(why, len, "%s '%s' reads ", motif ? "motif" : "pattern",
              motif ? motif->name : job_pattern_names()[job->pattern]);
-    const char *const *own = motif ? motif->keys : rank ? rank->keys : NULL;
     job_append_keys(why, len, motif ? closed_loop : open_loop);
-    job_append_keys(why, len, own);
+    job_append_keys(why, len, motif ? motif->keys : NULL);
+    job_append_rows(why, len, !motif && rank ? rank->settings : NULL);
     job_append_rows(why, len, tables[0]);
     job_append_rows(why, len, tables[1]);
     const struct pattern_ops *network = motif ? NULL : job_network_pattern(job);

@@ -154,7 +154,12 @@ void job_injection_params(const struct sim_config *cfg, const struct config_job 
 
 void job_pattern_params(const struct config_job *job, struct rank_pattern_params *out)
 {
-    *out = (struct rank_pattern_params){.offset = job->offset, .targets = job->targets};
+    const struct settings_list *jobs = settings_list_named("jobs");
+    const struct rank_pattern_tornado_settings *tornado =
+        settings_element_params(jobs, job, rank_pattern_tornado.settings);
+    const struct rank_pattern_targets_settings *targets =
+        settings_element_params(jobs, job, rank_pattern_incast.settings);
+    *out = (struct rank_pattern_params){.offset = tornado->offset, .targets = targets->targets};
 }
 
 /* ---- the check of a whole job list ---- */
