@@ -27,19 +27,19 @@ struct setting_job_arena {
     _Alignas(8) unsigned char bytes[SETTING_JOB_ARENA_BYTES];
 };
 
-#define CONFIG_MAX_JOBS 16    /* jobs of one config */
+#define CONFIG_MAX_JOBS 16 /* jobs of one config */
 
 /* One job of `jobs = ( { ... }, ... )`: its name, nodes, plug-in choices and the settings
- * every job reads (traffic/jobs/job_config.c); a motif's own settings live in `params`, declared
- * by the motif (motif_ops.settings). */
+ * every job reads (traffic/jobs/job_config.c); its plug-ins' own settings live in `params`,
+ * declared by each plug-in (the `settings` table of its ops). */
 struct config_job {
     char name[SETTING_STRING_LEN];
     int nodes;
-    int placement;  /* placement_registry */
-    int pattern; /* 0 = none (a motif job), else job_config's pattern names */
-    int motif;   /* 0 = none (an open-loop job), else 1 + motif_registry index */
-    double load; /* open loop: phits/(node*cycle) */
-    int process; /* injection_registry */
+    int placement;         /* placement_registry */
+    int pattern;           /* 0 = none (a motif job), else job_config's pattern names */
+    int motif;             /* 0 = none (an open-loop job), else 1 + motif_registry index */
+    double load;           /* open loop: phits/(node*cycle) */
+    int process;           /* injection_registry */
     int64_t message_bytes; /* 0: single packets (open loop) */
     int iterations;
     int64_t compute_cycles;
@@ -65,8 +65,8 @@ struct config_job {
      * (1 - i) / i times the cycles that step's sends waited to leave its node; open loop, it
      * offers its load x i */
     double intensity;
-    /* the settings of its plug-ins (placements, rank patterns, injection processes, motifs): each table a slice, read with
-     * settings_element_params() and the plug-in's table */
+    /* the settings of its plug-ins (placements, rank patterns, injection processes, motifs): each
+     * table a slice, read with settings_element_params() and the plug-in's table */
     struct setting_job_arena params;
 };
 
@@ -117,10 +117,10 @@ struct sim_config {
     /* What a run reports beyond its figures (src/METRICS.md): the time series and the
      * steady-state verdict, the load of every link, the packet log. All off by default. */
     struct config_stats {
-        int64_t sample_cycles;      /* 0: no series */
-        double steady_tolerance;    /* the warm-up transient's largest share of a figure */
+        int64_t sample_cycles;       /* 0: no series */
+        double steady_tolerance;     /* the warm-up transient's largest share of a figure */
         double saturation_tolerance; /* accepted below offered by more than this: saturated */
-        int extend_warmup;          /* times a run not steady may lengthen its warm-up */
+        int extend_warmup;           /* times a run not steady may lengthen its warm-up */
         bool link_load;
         char packet_log[SETTING_STRING_LEN]; /* "" = none */
         double packet_log_fraction;
