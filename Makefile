@@ -1,6 +1,6 @@
 # dfsim: build, test, demo and benchmark. `make help` lists the targets.
 CC      ?= cc
-PKGS    := libconfig libcjson
+PKGS    := libconfig libcjson otf2
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Iinclude \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -8,7 +8,7 @@ LDLIBS  := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 
 CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard src/*/*.c) $(wildcard routers/*.c) \
-            $(wildcard arbiters/*.c) $(wildcard traffic/*.c)
+            $(wildcard arbiters/*.c) $(wildcard traffic/*.c) $(wildcard traffic/*/*.c)
 TEST_SRC := $(wildcard tests/*.c)
 
 BUILD    := build

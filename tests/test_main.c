@@ -41,6 +41,7 @@ static const struct {
     {"job_inputs", test_job_inputs_register},
     {"layering", test_layering_register},
     {"layers", test_layers_register},
+    {"trace", test_trace_register},
 };
 
 int main(int argc, char **argv)
