@@ -53,6 +53,11 @@ struct config_job {
     /* closed loop: keep restarting its iterations until every closed-loop job without it is
      * done (a congestor that is there for the whole of the others' runs) */
     bool open_ended;
+    /* a trace job (traffic/trace/trace_job.c): the OTF2 anchor file ("" = none), its
+     * eager limit and the factor of its compute */
+    char trace[SETTING_STRING_LEN];
+    int64_t eager_bytes;
+    double compute_scale;
     /* (0, 1], a congestor's intensity i: closed loop, after each step a rank computes
      * (1 - i) / i times the cycles that step's sends waited to leave its node; open loop, it
      * offers its load x i */
@@ -68,7 +73,8 @@ struct sim_config {
     char path[4096]; /* config file as given */
     struct config_sim {
         int64_t warmup_cycles, measure_cycles, seed, deadlock_cycles, max_cycles;
-        bool isolate; /* also run each closed-loop job alone */
+        bool isolate;    /* also run each closed-loop job alone */
+        double cycle_ns; /* the length of a cycle: trace timestamps, times in seconds */
     } sim;
     struct config_topology {
         int kind;        /* topology_registry */

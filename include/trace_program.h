@@ -125,4 +125,9 @@ int trace_program_collective(struct trace_program *p, int32_t rank, enum trace_c
                              uint64_t sent, uint64_t received, uint64_t allreduce_threshold,
                              uint64_t event);
 
+/* Every receive has its send: the k-th receive of an envelope (source, destination,
+ * communicator, tag) needs a k-th send. 0, or -1 with err naming the first receive without
+ * one ("rank 1, event 7: receive from rank 0 (communicator 0, tag 9) never matches a send"). */
+int trace_program_check_matching(const struct trace_program *p, char *err, size_t err_len);
+
 #endif

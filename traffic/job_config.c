@@ -13,6 +13,7 @@
 #include "routing.h"
 #include "routing_ugal.h"
 #include "throttle.h"
+#include "trace_job.h"
 #include "traffic.h"
 
 /* ---- the choices: "none" first, then the plug-ins ---- */
@@ -65,7 +66,7 @@ const struct motif_ops *job_motif(const struct config_job *job)
 
 bool job_is_closed_loop(const struct config_job *job)
 {
-    return job->motif > 0;
+    return job->motif > 0 || trace_job_is(job);
 }
 
 /* ---- the settings ---- */
@@ -194,7 +195,7 @@ static const struct setting job_rows[] = {
 static const struct setting_table job_table = {
     "jobs", NULL, job_rows, (int)(sizeof job_rows / sizeof job_rows[0]), 0, job_check};
 
-const struct setting_table *const job_config_tables[] = {&job_table, NULL};
+const struct setting_table *const job_config_tables[] = {&job_table, &trace_job_settings, NULL};
 
 /* ---- what a job reads ---- */
 
@@ -251,7 +252,7 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
 {
     static const char *const always[] = {"name",      "nodes",       "placement",      "pattern",
                                          "motif",     "ugal_preset", "response_bytes", "selector",
-                                         "intensity", NULL};
+                                         "intensity", "trace",       NULL};
     static const char *const open_loop[] = {"load", "process", "message_bytes", NULL};
     static const char *const closed_loop[] = {"iterations", "compute_cycles", "open_ended", NULL};
     if (strcmp(key, "throttle") == 0)
@@ -284,6 +285,21 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
         return false;
     }
     const struct placement_ops *placement = placement_registry[job->placement];
+    if (trace_job_is(job)) {
+        static const char *const traced[] = {"eager_bytes", "compute_scale",
+                                             "allreduce_threshold", NULL};
+        if (job_key_in(always, key) || job_key_in(traced, key) ||
+            job_key_in(placement->keys, key))
+            return true;
+        snprintf(why, len, "trace reads ");
+        job_append_keys(why, len, traced);
+        return false;
+    }
+    if (trace_job_key(key)) {
+        snprintf(why, len, "%s reads no trace setting (set trace = \"PATH/traces.otf2\")",
+                 job->motif > 0 ? "a motif job" : "a pattern job");
+        return false;
+    }
     const struct motif_ops *motif = job_motif(job);
     const struct rank_pattern_ops *rank = job_rank_pattern(job);
     const struct injection_ops *process = injection_registry[job->process];
@@ -554,10 +570,11 @@ static int job_check(const struct sim_config *cfg, const void *params, struct se
                      job->name, *c);
             return job_issue(job, issue, "name", "name");
         }
-    if ((job->pattern > 0) == (job->motif > 0)) {
+    if ((job->pattern > 0) == (job->motif > 0) && !trace_job_is(job)) {
         snprintf(issue->text, sizeof issue->text,
-                 "a job has either a pattern (open loop) or a motif (closed loop) (expected one "
-                 "of pattern = \"uniform\"; or motif = \"alltoall\";)");
+                 "a job has either a pattern (open loop), a motif or a trace (closed loop) "
+                 "(expected one of pattern = \"uniform\"; motif = \"alltoall\"; or trace = "
+                 "\"PATH/traces.otf2\";)");
         return job_issue(job, issue, "pattern", "motif");
     }
     double most = cfg->links.bandwidth_node < cfg->traffic.packet_size ? cfg->links.bandwidth_node

@@ -2,8 +2,12 @@
  * the messages of the algorithms the motifs use (traffic/MODEL.md, "Trace jobs"). */
 #include "trace_program.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "trace_match.h"
 
 const char *const trace_skip_names[TRACE_SKIP_COUNT] = {
     "one_sided", "io", "threads", "request_test_cancel", "metric_parameter", "other",
@@ -359,4 +363,52 @@ int trace_program_collective(struct trace_program *p, int32_t rank, enum trace_c
         break;
     }
     return s.failed;
+}
+
+/* ---- matching ----------------------------------------------------------------------------- */
+
+int trace_program_check_matching(const struct trace_program *p, char *err, size_t err_len)
+{
+    struct trace_match sends, recvs;
+    trace_match_init(&sends);
+    trace_match_init(&recvs);
+    int rc = 0;
+    for (int32_t r = 0; r < p->nranks && rc == 0; r++)
+        for (uint32_t i = 0; i < p->ranks[r].n_ops && rc == 0; i++) {
+            const struct trace_op *op = &p->ranks[r].ops[i];
+            if (op->kind != TRACE_OP_SEND)
+                continue;
+            struct trace_key key = {r, op->peer, op->context, op->tag, 0};
+            uint32_t *count = trace_match_get(&sends, &key);
+            rc = trace_match_put(&sends, &key, count ? *count + 1 : 1);
+        }
+    for (int32_t r = 0; r < p->nranks && rc == 0; r++)
+        for (uint32_t i = 0; i < p->ranks[r].n_ops && rc == 0; i++) {
+            const struct trace_op *op = &p->ranks[r].ops[i];
+            if (op->kind != TRACE_OP_RECV)
+                continue;
+            struct trace_key key = {op->peer, r, op->context, op->tag, 0};
+            uint32_t *seen = trace_match_get(&recvs, &key);
+            uint32_t k = seen ? *seen : 0;
+            if (trace_match_put(&recvs, &key, k + 1) != 0) {
+                rc = -1;
+                break;
+            }
+            const uint32_t *sent = trace_match_get(&sends, &key);
+            if (k < (sent ? *sent : 0))
+                continue;
+            snprintf(err, err_len,
+                     "rank %d, event %" PRIu64 ": %sreceive from rank %d (communicator %" PRIu32
+                     ", tag %" PRIu32 ") never matches a send (rank %d sends %" PRIu32
+                     " such messages, and this is receive %" PRIu32 ")",
+                     r, op->event, op->collective ? "a collective's " : "", op->peer,
+                     op->context & ~TRACE_COLLECTIVE_CONTEXT, op->tag, op->peer,
+                     sent ? *sent : 0, k + 1);
+            rc = 1;
+        }
+    trace_match_free(&sends);
+    trace_match_free(&recvs);
+    if (rc < 0)
+        snprintf(err, err_len, "out of memory");
+    return rc ? -1 : 0;
 }
