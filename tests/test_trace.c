@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rng.h"
 #include "test_util.h"
@@ -508,6 +509,155 @@ static void test_match_table(void)
     trace_match_free(&m);
 }
 
+/* ---- end to end: ./dfsim -------------------------------------------------------------------- */
+
+#define E2E_BASE                                                                                  \
+    "@include \"%s/conf/default.cfg\"\nsim = { warmup_cycles = 100; };\n"
+
+/* Writes dir/name.cfg: default.cfg with a short warm-up and `jobs`. */
+static void e2e_config(const char *dir, const char *name, const char *jobs)
+{
+    char path[160], cwd[1024];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+    snprintf(path, sizeof path, "%s/%s.cfg", dir, name);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fprintf(f, E2E_BASE "jobs = ( %s );\n", cwd, jobs);
+    fclose(f);
+}
+
+/* Runs ./dfsim run dir/name.cfg ARGS, output in out; returns the exit status. */
+static int e2e_run(const char *dir, const char *name, const char *args, char *out, int len)
+{
+    char command[1024];
+    snprintf(command, sizeof command, "./dfsim run %s/%s.cfg -q -o %s/%s.json %s", dir, name, dir,
+             name, args);
+    return test_run_command(command, out, len);
+}
+
+/* Each bad trace exits 2 naming the file (or the job's key) and what is wrong, at once. */
+static void test_e2e_bad_traces(void)
+{
+    char dir[64], path[128], command[1024], out[4096];
+    fixture(dir, path, "pingpong", "64");
+    static const struct {
+        const char *jobs, *expect[2];
+    } cases[] = {
+        {"{ name = \"t\"; nodes = 2; trace = \"missing/traces.otf2\"; }",
+         {"missing/traces.otf2", "cannot open the trace's anchor file"}},
+        {"{ name = \"t\"; nodes = 1; trace = \"t/traces.otf2\"; }",
+         {"jobs.t.nodes", "the trace has 2 ranks and the job 1 nodes"}},
+        {"{ name = \"t\"; nodes = 2; trace = \"u/t/traces.otf2\"; }",
+         {"u/t/traces.otf2", "unknown collective operation 17"}},
+        {"{ name = \"t\"; nodes = 2; trace = \"m/t/traces.otf2\"; }",
+         {"m/t/traces.otf2", "rank 1, event 7: receive from rank 0 (communicator 0, tag 9) never "
+                             "matches a send"}},
+        {"{ name = \"t\"; nodes = 2; trace = \"c/t/traces.otf2\"; }",
+         {"c/t/traces.otf2", "events"}},
+        {"{ name = \"t\"; nodes = 2; trace = \"t/traces.otf2\"; motif = \"pingpong\"; }",
+         {"jobs.t.trace", "a trace job has no motif"}},
+        {"{ name = \"t\"; nodes = 2; motif = \"pingpong\"; eager_bytes = 5; }",
+         {"jobs.t.eager_bytes", "reads no trace setting"}},
+    };
+    snprintf(command, sizeof command,
+             "/usr/bin/python3 tests/trace_fixtures.py unknown_collective %s/u/t && "
+             "/usr/bin/python3 tests/trace_fixtures.py unmatched %s/m/t && "
+             "mkdir %s/c && cp -r %s/t %s/c/ && truncate -s 40 %s/c/t/traces/0.evt",
+             dir, dir, dir, dir, dir, dir);
+    CU_ASSERT_EQUAL_FATAL(test_run_command(command, out, sizeof out), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        e2e_config(dir, "bad", cases[i].jobs);
+        int rc = e2e_run(dir, "bad", "", out, sizeof out);
+        bool named = strstr(out, cases[i].expect[0]) && strstr(out, cases[i].expect[1]);
+        if (rc != 2 || !named)
+            fprintf(stderr, "\n  case %zu: exit %d: %s\n", i, rc, out);
+        CU_ASSERT_EQUAL(rc, 2);
+        CU_ASSERT(named);
+    }
+    test_tmpdir_remove(dir);
+}
+
+/* Bytes of each ordered pair over a program's sends. */
+static void pair_bytes(const struct trace_program *p, uint64_t *out)
+{
+    memset(out, 0, (size_t)p->nranks * p->nranks * sizeof *out);
+    for (int r = 0; r < p->nranks; r++)
+        for (uint32_t i = 0; i < p->ranks[r].n_ops; i++)
+            if (p->ranks[r].ops[i].kind == TRACE_OP_SEND)
+                out[(size_t)r * p->nranks + p->ranks[r].ops[i].peer] += p->ranks[r].ops[i].value;
+}
+
+static double e2e_runtime(const char *dir, const char *name)
+{
+    char command[256], out[256];
+    snprintf(command, sizeof command,
+             "/usr/bin/python3 -c \"import json; print(json.load(open('%s/%s.json'))['jobs'][0]"
+             "['runtime_cycles'])\"",
+             dir, name);
+    CU_ASSERT_EQUAL_FATAL(test_run_command(command, out, sizeof out), 0);
+    return strtod(out, NULL);
+}
+
+/* A motif recorded with --trace-out and replayed: the same bytes for every rank pair (the
+ * replay, recorded again, against the motif's recording) and a runtime within 1 % of the
+ * motif's (a replay adds a cycle where the motif engine reacts in the same one). With
+ * --isolate and --check the replay runs clean alone and beside a background. */
+static void test_e2e_motif_replay(void)
+{
+    char dir[64], path[192], out[8192];
+    CU_ASSERT_EQUAL_FATAL(test_tmpdir_create(dir, "trace"), 0);
+    e2e_config(dir, "motif",
+               "{ name = \"a\"; nodes = 16; motif = \"alltoall\"; message_bytes = 4096; "
+               "iterations = 2; compute_cycles = 500; }");
+    char args[160];
+    snprintf(args, sizeof args, "--trace-out %s/rec", dir);
+    CU_ASSERT_EQUAL_FATAL(e2e_run(dir, "motif", args, out, sizeof out), 0);
+    e2e_config(dir, "replay",
+               "{ name = \"a\"; nodes = 16; trace = \"rec/a/traces.otf2\"; "
+               "eager_bytes = 1000000; }");
+    snprintf(args, sizeof args, "--check --trace-out %s/again", dir);
+    int rc = e2e_run(dir, "replay", args, out, sizeof out);
+    if (rc)
+        fprintf(stderr, "\n  %s\n", out);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    struct trace_program motif, replay;
+    snprintf(path, sizeof path, "%s/rec/a/traces.otf2", dir);
+    read_ok(path, &motif);
+    snprintf(path, sizeof path, "%s/again/a/traces.otf2", dir);
+    read_ok(path, &replay);
+    CU_ASSERT_EQUAL_FATAL(motif.nranks, 16);
+    CU_ASSERT_EQUAL_FATAL(replay.nranks, 16);
+    static uint64_t a[256], b[256];
+    pair_bytes(&motif, a);
+    pair_bytes(&replay, b);
+    for (int i = 0; i < 256; i++)
+        CU_ASSERT_EQUAL(a[i], i / 16 == i % 16 ? 0 : 2 * 4096);
+    CU_ASSERT_EQUAL(memcmp(a, b, sizeof a), 0);
+    trace_program_free(&motif);
+    trace_program_free(&replay);
+    double tm = e2e_runtime(dir, "motif"), tr = e2e_runtime(dir, "replay");
+    CU_ASSERT(tm > 0);
+    CU_ASSERT(tr >= tm * 0.99 && tr <= tm * 1.01);
+    /* beside a uniform background, and alone */
+    e2e_config(dir, "shared",
+               "{ name = \"a\"; nodes = 16; trace = \"rec/a/traces.otf2\"; }, "
+               "{ name = \"bg\"; nodes = 32; pattern = \"uniform\"; load = 0.5; "
+               "message_bytes = 512; }");
+    rc = e2e_run(dir, "shared", "--isolate --check", out, sizeof out);
+    if (rc)
+        fprintf(stderr, "\n  %s\n", out);
+    CU_ASSERT_EQUAL(rc, 0);
+    char command[512];
+    snprintf(command, sizeof command,
+             "/usr/bin/python3 -c \"import json; j = json.load(open('%s/shared.json'))['jobs'][0];"
+             " print(j['slowdown']['runtime'] >= 1, j['trace']['requests'] == "
+             "j['trace']['requests_completed'], j['alone']['finished'])\"",
+             dir);
+    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 0);
+    CU_ASSERT_STRING_EQUAL(out, "True True True\n");
+    test_tmpdir_remove(dir);
+}
+
 static const struct test_case test_trace_cases[] = {
     {"ping-pong: runtime and times by hand, eager and rendezvous", test_pingpong_by_hand},
     {"collectives: bytes per pair of each algorithm", test_collectives_bytes},
@@ -516,6 +666,8 @@ static const struct test_case test_trace_cases[] = {
     {"unmatched receive: the rank and the event, no hang", test_unmatched_receive},
     {"writer: recorded messages read back", test_writer_round_trip},
     {"match table: agrees with a plain list", test_match_table},
+    {"dfsim: bad traces exit 2 naming the file and the fault", test_e2e_bad_traces},
+    {"dfsim: a motif recorded and replayed: bytes per pair, runtime", test_e2e_motif_replay},
 };
 
 int test_trace_register(void)
