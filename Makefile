@@ -8,7 +8,8 @@ LDLIBS  := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 
 CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard src/*/*.c) $(wildcard routers/*.c) \
-            $(wildcard arbiters/*.c) $(wildcard traffic/*.c) $(wildcard traffic/*/*.c)
+            $(wildcard routers/*/*.c) $(wildcard arbiters/*.c) $(wildcard traffic/*.c) \
+            $(wildcard traffic/*/*.c)
 TEST_SRC := $(wildcard tests/*.c)
 
 BUILD    := build

@@ -1,8 +1,8 @@
 /* arbiter: the registry of arbitration policies. */
 #include "arbiter.h"
 
-#include "config.h"
 #include "registry.h"
+#include "sim_config.h"
 
 const struct arbiter_ops *const arbiter_registry[] = {
     &arbiter_round_robin,

@@ -4,17 +4,10 @@
 #ifndef DFSIM_BOUNDS_H
 #define DFSIM_BOUNDS_H
 
+#include "bounds_throughput.h"
 #include "topology.h"
 
 struct sim_config;
-
-struct bounds_throughput {
-    double load;         /* highest accepted load, phits/(node*cycle) */
-    const char *formula; /* e.g. "1/(a*p)"; NULL when the bound is simply 1 */
-    const char *reason;  /* one line: why */
-    char scaled[96];     /* room for the formula times the global links' bandwidth */
-    char why[320];       /* room for the reason and what the buffers add to it */
-};
 
 /* The credit loop of one class of links: a sender holds at most `phits` of a downstream VC
  * (whole packets) per credit round trip, so one VC carries at most `rate`. */

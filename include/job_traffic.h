@@ -8,8 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "placement.h"
 #include "rng.h"
+
+struct placement_machine;
 
 /* ---- rank patterns ---------------------------------------------------------------------- */
 

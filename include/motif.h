@@ -9,29 +9,45 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "settings.h"
+
+struct motif_ops;
+struct motif_instance;
+
 /* ---- settings --------------------------------------------------------------------------- */
 
-#define MOTIF_ALLREDUCE_THRESHOLD 2048 /* bytes: MPICH's short-message allreduce limit */
+#define MOTIF_SETTINGS_BYTES 64 /* room for one motif's own settings (its table's struct) */
 
-/* A job's motif settings; a motif reads only those in its ops' keys (plus iterations and
- * compute_cycles, which every motif reads). */
+/* What a motif run reads: the job's common settings, the process grid of grid motifs, and the
+ * chosen motif's own settings (its table, motif_ops.settings: allreduce's threshold). */
 struct motif_params {
-    uint64_t message_bytes;       /* per message (allreduce: the whole vector) */
-    uint32_t iterations;          /* >= 1 */
-    uint64_t compute_cycles;      /* of no injection at the start of every iteration */
-    int dims[3];                  /* halo3d: 3, sweep3d: 2 process-grid sizes ... */
-    int dims_count;               /* ... as given; 0: the motif picks a balanced grid */
-    int root;                     /* broadcast, broadcast_flat */
-    bool periodic;                /* halo3d: wrap around (a torus) */
-    uint64_t allreduce_threshold; /* allreduce: recursive doubling below, ring from it on */
+    uint64_t message_bytes;  /* per message (allreduce: the whole vector) */
+    uint32_t iterations;     /* >= 1 */
+    uint64_t compute_cycles; /* of no injection at the start of every iteration */
+    int dims[3];             /* grid motifs (motif_grid_settings): process-grid sizes ... */
+    int dims_count;          /* ... as given; 0: the motif picks a balanced grid */
     /* (0, 1]: after each step a rank computes (1 - intensity) / intensity times the cycles
      * that step had sends not yet left (1: no such gap) */
     double intensity;
+    const struct setting_table *settings_of; /* whose values settings holds (NULL: defaults) */
+    _Alignas(8) unsigned char settings[MOTIF_SETTINGS_BYTES];
 };
 
-/* message_bytes 4096, iterations 1, compute_cycles 0, dims chosen, root 0, periodic,
- * allreduce_threshold MOTIF_ALLREDUCE_THRESHOLD, intensity 1. */
+/* message_bytes 4096, iterations 1, compute_cycles 0, dims chosen, intensity 1, the motif's
+ * own settings at their defaults. */
 void motif_params_default(struct motif_params *p);
+/* Where ops' own setting `name` lives in p (its other settings at their defaults when p held
+ * another motif's), to set it: *(int *)motif_setting(&p, &motif_broadcast, "root") = 3.
+ * NULL when ops has no such setting. */
+void *motif_setting(struct motif_params *p, const struct motif_ops *ops, const char *name);
+/* The own settings of the motif mi runs (its table's struct), or NULL when it has none. */
+const void *motif_settings_of(const struct motif_instance *mi);
+
+/* The setting grid motifs share: dims, the process grid (struct motif_grid_settings). */
+struct motif_grid_settings {
+    struct setting_int_list dims;
+};
+extern const struct setting_table motif_grid_table;
 
 /* ---- the plug-in interface -------------------------------------------------------------- */
 
@@ -67,6 +83,11 @@ struct motif_ops {
     /* The job keys it reads besides motif, iterations and compute_cycles, NULL-terminated;
      * NULL: none. */
     const char *const *keys;
+    /* Its own settings, stored in the job's arena (NULL: none); a table shared by several
+     * motifs belongs to the first in the registry that points to it. */
+    const struct setting_table *settings;
+    /* Reads the process grid of motif_grid_table (dims), with this many dimensions (0: none). */
+    int grid;
     /* Iteration k + 1 begins for every rank only once every rank has finished iteration k
      * (the study's flat broadcast rounds); otherwise ranks run ahead as far as their own
      * dependencies allow. */
@@ -89,6 +110,8 @@ extern const struct motif_ops *const motif_registry[]; /* NULL-terminated */
 const struct motif_ops *motif_find(const char *name);
 const char *const *motif_names(void);
 int motif_count(void);
+/* Registry plug-in i's table (NULL for a table an earlier motif owns), for the schema. */
+const struct setting_table *motif_settings_at(int i);
 
 extern const struct motif_ops motif_pingpong, motif_alltoall, motif_allreduce, motif_barrier,
     motif_broadcast, motif_broadcast_flat, motif_halo3d, motif_sweep3d, motif_uniform_exchange;

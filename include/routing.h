@@ -295,6 +295,14 @@ struct routing_ops {
     /* true when it chooses between minimal and nonminimal candidates packet by packet: the
      * result then counts its nonminimal and phantom decisions (misrouted.*). */
     bool reports_decisions;
+    /* Its rule changes with a packet's mode (ugal_preset.h): jobs may route with their own. */
+    bool reads_packet_modes;
+    /* Defined on a topology kind with leaf routers, routers without a global link
+     * (dragonfly_plus); the others misroute from the source router's own global links. */
+    bool on_leaf_routers;
+    /* There, only where every router with global links reaches every other group: its path
+     * leaves the intermediate group from the router it entered at. */
+    bool needs_full_reach;
 };
 
 extern const struct routing_ops *const routing_registry[]; /* NULL-terminated */
@@ -308,6 +316,21 @@ bool routing_reads(const struct sim_config *cfg, const struct setting_table *t);
 const struct routing_ops *routing_of(const struct sim_config *cfg);
 /* The routing group's own setting: the mechanism. */
 extern const struct setting_table routing_settings;
+/* What the mechanism cfg chose needs of the router (struct setting_plugins.needs): its
+ * ladder's VCs. */
+int routing_needs(const struct sim_config *cfg, struct setting_needs *out);
+
+/* The global misrouting policies (routing.global_policy) that choose where a nonminimal path
+ * leaves the source group; the misrouting mechanisms share the setting. */
+enum global_policy { POLICY_CRG, POLICY_RRG, POLICY_NRG, POLICY_MM };
+
+/* routing.global_policy, shared by the mechanisms that misroute (each says which policies it
+ * implements: routing_ops.global_policies). */
+struct misroute_policy_params {
+    int global_policy; /* enum global_policy */
+};
+extern const struct setting_table misroute_policy_settings;
+
 
 /* Helpers shared by mechanisms. */
 /* Minimal choice from the router towards router `target` (or the destination node's port

@@ -9,22 +9,12 @@
 #include <stdint.h>
 
 #include "routing.h"
+#include "ugal_preset.h"
 
 #define UGAL_MAX_CANDIDATES 4 /* of each kind */
 
 enum ugal_weight { UGAL_OCCUPANCY, UGAL_OCCUPANCY_X_HOPS };
 enum ugal_bias_mode { UGAL_BIAS_CONSTANT, UGAL_BIAS_INCREASING };
-enum ugal_preset {
-    UGAL_PRESET_NONE,
-    UGAL_ADAPTIVE_0,
-    UGAL_ADAPTIVE_1,
-    UGAL_ADAPTIVE_2,
-    UGAL_ADAPTIVE_3,
-    UGAL_MIN_HASH,  /* Aries' MIN_HASH: always minimal, the path a hash of (src, dst, message) */
-    UGAL_NMIN_HASH, /* NMIN_HASH: always nonminimal, the intermediate likewise hashed */
-    UGAL_PRESETS
-};
-
 /* routing.ugal_far_end: what a candidate leaving the group at another router adds to its cost
  * (README: Routing mechanisms). AUTO: the topology kind's choice (topology_ops.senses_far_end). */
 enum ugal_far_end { UGAL_FAR_END_NONE, UGAL_FAR_END_CREDITS, UGAL_FAR_END_AUTO };
@@ -37,10 +27,6 @@ int ugal_far_end_of(const struct sim_config *cfg);
 /* routing.ugal_preset min_hash and nmin_hash: which kind of path the hash picks. */
 enum ugal_hashed { UGAL_HASHED_NONE, UGAL_HASHED_MIN, UGAL_HASHED_NONMIN };
 
-/* "none", "adaptive_0" .. "adaptive_3", "min_hash", "nmin_hash": routing.ugal_preset and a
- * job's ugal_preset. A packet's mode is its job's ugal_preset (0: the routing's own
- * settings). */
-extern const char *const ugal_preset_names[];
 
 /* The presets' biases, phits (README: Routing mechanisms; chosen on conf/aries.cfg): low =
  * one local buffer (adaptive_2), high = half a global buffer (adaptive_3), and the base of

@@ -11,11 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct sim_config;
-
-#define SETTING_STRING_LEN 256  /* longest free-text value + 1 (file names, job names) */
-#define SETTING_LIST_MAX 256    /* most elements of an integer list */
-#define SETTING_ARENA_BYTES 256 /* plug-in settings of one group */
+#include "sim_config.h"
 
 enum setting_type {
     SETTING_INT,
@@ -28,11 +24,6 @@ enum setting_type {
     SETTING_INT_LIST /* [a, b, ...]: struct setting_int_list */
 };
 
-struct setting_int_list {
-    int count;
-    int values[SETTING_LIST_MAX];
-};
-
 /* Room for one setting's value, whatever its type (a scratch copy, a default). */
 union setting_value {
     int i;
@@ -41,11 +32,6 @@ union setting_value {
     bool b;
     char s[SETTING_STRING_LEN];
     struct setting_int_list l;
-};
-
-/* Storage of a group's plug-in settings: each plug-in's params struct gets a slice. */
-struct setting_arena {
-    _Alignas(8) unsigned char bytes[SETTING_ARENA_BYTES];
 };
 
 struct setting {
@@ -125,6 +111,13 @@ struct setting_issue {
     char names[2][192]; /* room for names built by the check ("jobs.app.nodes") */
 };
 
+/* What the chosen plug-in of a group needs of the router: VCs per local and global port
+ * (vcs.local and vcs.global = 0 resolve to them; fewer is an error naming `who`). */
+struct setting_needs {
+    int local_vcs, global_vcs;
+    const char *who; /* the plug-in's name: "ugal" */
+};
+
 /* Plug-ins of a group: a registry whose plug-in i has the settings table table(i) (NULL when
  * it has none), for i below count(). */
 struct setting_plugins {
@@ -134,6 +127,8 @@ struct setting_plugins {
      * of the group's tables that several plug-ins read); a setting of a table no plug-in of
      * the config reads is not in force (settings_in_force). */
     bool (*reads)(const struct sim_config *cfg, const struct setting_table *t);
+    /* Optional: fills what the chosen plug-in needs; 0, or -1 when cfg chose none. */
+    int (*needs)(const struct sim_config *cfg, struct setting_needs *out);
 };
 
 /* A group of the config file, e.g. routing = { ... }; */
@@ -168,6 +163,10 @@ struct settings_list {
      * not read it is an error: say why); and the checks across elements. */
     bool (*reads)(const void *element, const char *key, char *why, size_t len);
     int (*check)(const struct sim_config *cfg, struct setting_issue *issue);
+    /* Registries whose plug-ins' tables (and those of `tables` with params_size > 0) live in
+     * slices of each element's arena, at arena_offset, arena_size bytes; NULL count ends it. */
+    const struct setting_plugins *plugins;
+    size_t arena_offset, arena_size;
 };
 
 /* The lists of a config, after the groups; NULL-terminated. */
@@ -207,6 +206,15 @@ int settings_list_count(const struct sim_config *cfg, const struct settings_list
 /* The element of list called `name` in cfg, or -1. */
 int settings_element_named(const struct sim_config *cfg, const struct settings_list *list,
                            const char *name);
+/* Visits every setting of element i of a list (-1: the schema's, at element 0's offsets). */
+int settings_each_in_element(const struct settings_list *list, int i,
+                             int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx);
+/* Where table t's settings live in an element of list (its slice of the arena), or NULL. */
+const void *settings_element_params(const struct settings_list *list, const void *element,
+                                    const struct setting_table *t);
+/* Writes the defaults of table t's rows into its storage. */
+void settings_table_defaults(const struct setting_table *t, void *storage);
+
 /* Writes the defaults of every setting of element i. */
 void settings_fill_element(struct sim_config *cfg, const struct settings_list *list, int i);
 bool settings_is_group(const char *name);
@@ -229,6 +237,11 @@ static inline const void *settings_value(const struct sim_config *cfg, const str
 bool settings_in_force(const struct sim_config *cfg, const struct setting_ref *r);
 /* The setting of group g that chooses its plug-in ("routing.mechanism"); -1 if none. */
 int settings_chooser(const struct settings_group *g, struct setting_ref *out);
+
+/* What the chosen plug-ins need (the first registry with `needs`), and in `chooser` the
+ * setting that chose the plug-in: 0, or -1 when none says. */
+int settings_needs(const struct sim_config *cfg, struct setting_needs *out,
+                   struct setting_ref *chooser);
 
 /* Writes every setting's default into cfg (name and path untouched). */
 void settings_fill_defaults(struct sim_config *cfg);

@@ -1,7 +1,8 @@
 /* trace_job: the job plug-in that replays an OTF2 trace. It declares its job settings (trace,
- * eager_bytes, compute_scale) in its own table, checks them when the config is loaded (the
- * trace is read then: a bad trace is a bad config), and builds a job's program and replay
- * engine for the workload. Layer: reads the config and files. */
+ * eager_bytes, compute_scale; stored in the job's arena) in its own table, reads the allreduce
+ * motif's allreduce_threshold, checks them when the config is loaded (the trace is read then:
+ * a bad trace is a bad config), and builds a job's program and replay engine for the workload.
+ * Layer: reads the config and files. */
 #ifndef DFSIM_TRACE_JOB_H
 #define DFSIM_TRACE_JOB_H
 
@@ -15,7 +16,15 @@
 struct sim_config;
 struct config_job;
 
+struct trace_job_settings {
+    char trace[SETTING_STRING_LEN]; /* the OTF2 anchor file; "": not a trace job */
+    int64_t eager_bytes;
+    double compute_scale;
+};
+
 extern const struct setting_table trace_job_settings;
+/* The job's trace settings (in its arena). */
+const struct trace_job_settings *trace_job_settings_of(const struct config_job *job);
 
 /* The job replays a trace. */
 bool trace_job_is(const struct config_job *job);

@@ -16,6 +16,8 @@ enum trace_op_kind {
     TRACE_OP_WAIT,    /* blocks until request completes */
 };
 
+#define TRACE_ALLREDUCE_THRESHOLD 2048 /* bytes: MPICH's short-message allreduce limit */
+
 /* Matching contexts: a communicator's point-to-point messages use its index, its collectives'
  * messages the index plus TRACE_COLLECTIVE_CONTEXT, so that the two never match each other
  * (as MPI's separate contexts). */

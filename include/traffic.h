@@ -43,6 +43,9 @@ struct pattern_ops {
     /* Optional: what the pattern's settings add to its name on the terminal (" +1"). */
     void (*describe)(const void *params, char *buf, size_t len);
     bool uniform; /* destinations uniform over all other nodes (bounds of Valiant-style routing) */
+    /* Non-NULL: its destinations are named by a router's global links (what it sends to), so
+     * it is not defined on a topology kind with leaf routers, which have none. */
+    const char *names_router_links;
 };
 
 extern const struct pattern_ops *const pattern_registry[]; /* NULL-terminated */

@@ -2,8 +2,8 @@
 #include "fairness_report.h"
 
 #include "arbiter.h"
-#include "config.h"
 #include "routing.h"
+#include "sim_config.h"
 #include "stats.h"
 #include "traffic.h"
 

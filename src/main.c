@@ -664,7 +664,7 @@ static void main_print_jobs(const struct sim_config *cfg)
         printf("job        %s: %d nodes (%s), ", job->name, job->nodes,
                placement_registry[job->placement]->name);
         if (trace_job_is(job))
-            printf("trace %s", job->trace);
+            printf("trace %s", trace_job_settings_of(job)->trace);
         else if (job_is_closed_loop(job))
             printf("motif %s, %d iterations", job_motif(job)->name, job->iterations);
         else

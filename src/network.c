@@ -9,7 +9,6 @@
 
 #include "job_config.h"
 #include "memory.h"
-#include "misroute_policy.h"
 
 enum { RNG_STREAM_ROUTING = 2 };
 

@@ -1061,7 +1061,7 @@ bool workload_stuck(const struct workload *w, const struct network *net, char *w
             snprintf(why, len,
                      "deadlock: job '%s' (trace %s) waits on its own dependencies with nothing "
                      "in the network at cycle %" PRIu64 ": %d ranks wait: %s",
-                     jb->cfg->name, jb->cfg->trace, net->cycle, waiting, ranks);
+                     jb->cfg->name, trace_job_settings_of(jb->cfg)->trace, net->cycle, waiting, ranks);
             return true;
         }
         int waiting = motif_run_describe_waiting(jb->motif, ranks, sizeof ranks);

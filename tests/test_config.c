@@ -131,7 +131,11 @@ static int schema_check_row(void *ctx, const struct setting_ref *r)
     CU_ASSERT(row->name && row->name[0] && row->doc && row->doc[0]);
     CU_ASSERT_STRING_EQUAL(r->table->group, r->group ? r->group->name : r->list->name);
     CU_ASSERT(r->offset < sizeof *w->cfg);
-    if (r->list) {
+    if (r->list && r->table->params_size) { /* a job plug-in's table: in the job's arena */
+        size_t arena = r->list->offset + r->list->arena_offset;
+        CU_ASSERT(r->offset >= arena && r->offset < arena + r->list->arena_size);
+        CU_ASSERT(row->offset < r->table->params_size);
+    } else if (r->list) {
         CU_ASSERT(r->row->offset < r->list->element_size);
     } else if (r->table->params_size) {
         CU_ASSERT(r->group->has_arena);

@@ -215,9 +215,9 @@ static const struct job_input job_inputs[] = {
      "this job does not read it (expected only what it reads: motif 'alltoall' reads "
      "iterations, compute_cycles, open_ended, message_bytes"},
     {ONE("nodes = 4;"), NULL, 2, 4, "jobs.a.pattern",
-     "a job has either a pattern (open loop) or a motif (closed loop)"},
+     "a job has either a pattern (open loop), a motif or a trace (closed loop)"},
     {ONE("nodes = 4; pattern = \"uniform\"; motif = \"barrier\";"), NULL, 2, 4, "jobs.a.pattern",
-     "a job has either a pattern (open loop) or a motif (closed loop)"},
+     "a job has either a pattern (open loop), a motif or a trace (closed loop)"},
     {"topology = { p = 2; a = 4; h = 2; };\nsim = { warmup_cycles = 5000;\n max_cycles = 4000; };\n"
      "jobs = ( { name = \"a\"; nodes = 4; motif = \"barrier\"; } );\n",
      NULL, 2, 3, "sim.max_cycles",
@@ -473,12 +473,26 @@ static int inputs_load_edge(const char *key, const char *value, char *err)
 
 /* One step past each end of every numeric job key's range is refused as out of range, naming
  * the key and the --set; the end itself never is. */
+struct inputs_rows {
+    const struct setting *rows[128];
+    int n;
+};
+
+static int inputs_collect_row(void *ctx, const struct setting_ref *r)
+{
+    struct inputs_rows *all = ctx;
+    if (all->n < 128)
+        all->rows[all->n++] = r->row;
+    return 0;
+}
+
 static void test_range_edges(void)
 {
-    const struct setting_table *t = job_config_tables[0];
+    struct inputs_rows all = {.n = 0}; /* the job's own keys and its plug-ins' */
+    settings_each_in_element(settings_list_named("jobs"), -1, inputs_collect_row, &all);
     int checked = 0;
-    for (int i = 0; i < t->count; i++) {
-        const struct setting *row = &t->rows[i];
+    for (int i = 0; i < all.n; i++) {
+        const struct setting *row = all.rows[i];
         bool integer =
             row->type == SETTING_INT || row->type == SETTING_INT64 || row->type == SETTING_INT_LIST;
         if (!integer && row->type != SETTING_DOUBLE)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "job_traffic.h"
+#include "placement.h"
 #include "test_util.h"
 
 static char err[512];

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "motif.h"
 #include "test_util.h"
 #include "text_file.h"
 
@@ -20,6 +21,15 @@
 #define LAYERING_SHORT "--quiet --set sim.warmup_cycles=200 --set sim.measure_cycles=500"
 
 static char layering_dir[64];
+
+/* How many values job j's dims holds (a grid motif's setting, in the job's arena). */
+static int layering_dims(const struct sim_config *cfg, int j)
+{
+    const struct settings_list *jobs = settings_list_named("jobs");
+    const struct motif_grid_settings *grid =
+        settings_element_params(jobs, &cfg->jobs[j], &motif_grid_table);
+    return grid->dims.count;
+}
 
 static int layering_init(void)
 {
@@ -148,7 +158,7 @@ static void test_list_replaced_whole(void)
     CU_ASSERT_EQUAL_FATAL(layering_load("jobs_over.cfg", NULL, 0, &cfg, err), 0);
     CU_ASSERT_EQUAL_FATAL(cfg.n_jobs, 2);
     CU_ASSERT_STRING_EQUAL(cfg.jobs[0].name, "a2a");
-    CU_ASSERT_EQUAL(cfg.jobs[0].dims.count, 0);
+    CU_ASSERT_EQUAL(layering_dims(&cfg, 0), 0);
     CU_ASSERT_EQUAL(cfg.jobs[0].message_bytes, 0);
     CU_ASSERT_STRING_EQUAL(cfg.jobs[1].name, "bg");
     CU_ASSERT_EQUAL(cfg.jobs[1].nodes, 8);
@@ -172,7 +182,7 @@ static void test_list_replaced_whole(void)
                     "@include \"jobs_base.cfg\"\nsim = { seed = 5; };\n", path);
     CU_ASSERT_EQUAL_FATAL(layering_load("jobs_keep.cfg", NULL, 0, &cfg, err), 0);
     CU_ASSERT_EQUAL(cfg.n_jobs, 2);
-    CU_ASSERT_EQUAL(cfg.jobs[0].dims.count, 3);
+    CU_ASSERT_EQUAL(layering_dims(&cfg, 0), 3);
 }
 
 /* Messages name the file and line of the value at fault: the override's, or the base's when

@@ -202,6 +202,11 @@ static void test_registry(void)
     for (int i = 0; i < 9; i++)
         CU_ASSERT_STRING_EQUAL(motif_names()[i], names[i]);
     CU_ASSERT_PTR_NULL(motif_find("alltoallv"));
+    /* a motif's own settings fit the room motif_params keeps for them */
+    for (int i = 0; i < motif_count(); i++) {
+        const struct setting_table *t = motif_registry[i]->settings;
+        CU_ASSERT(!t || (t->params_size <= MOTIF_SETTINGS_BYTES && strcmp(t->group, "jobs") == 0));
+    }
 }
 
 /* Even rank: compute 50, ping leaves after 1024/16 = 64 cycles, arrives 100 later; the pong
@@ -364,8 +369,12 @@ static void test_all_motifs_complete(void)
             if (ops == &motif_pingpong && n % 2)
                 continue;
             struct motif_params p = params_of(512, 4, 25);
-            p.root = n - 1;
-            p.periodic = k % 2;
+            int *root = motif_setting(&p, ops, "root");
+            bool *periodic = motif_setting(&p, ops, "periodic");
+            if (root)
+                *root = n - 1;
+            if (periodic)
+                *periodic = k % 2;
             struct motif_run *m = make_run(ops->name, &p, n, 42);
             struct fake_net net;
             fake_init(&net, m, n, 10, 8, 500, k + 1);
@@ -489,7 +498,7 @@ static void test_halo3d_neighbours(void)
     CU_ASSERT_EQUAL(motif_run_messages_sent(m, 0), 4);
     fake_free(&net);
     motif_run_destroy(m);
-    p.periodic = false;
+    *(bool *)motif_setting(&p, &motif_halo3d, "periodic") = false;
     p.dims[0] = 3, p.dims[1] = 4, p.dims[2] = 5;
     m = make_run("halo3d", &p, 60, 1);
     fake_init(&net, m, 60, 10, 8, 50, 1);
@@ -526,7 +535,7 @@ static void test_sweep3d_wavefront(void)
 static void test_broadcasts(void)
 {
     struct motif_params p = params_of(160, 2, 0);
-    p.root = 3;
+    *(int *)motif_setting(&p, &motif_broadcast, "root") = 3;
     struct motif_run *m = make_run("broadcast", &p, 11, 1);
     struct fake_net net;
     fake_init(&net, m, 11, 30, 16, 0, 1);
@@ -695,7 +704,7 @@ static void test_errors(void)
         err, "pingpong needs an even number of ranks (pairs 2i, 2i+1; the job has 7)");
     create_fails("barrier", p, 1);
     CU_ASSERT_STRING_EQUAL(err, "barrier needs at least 2 ranks (the job has 1)");
-    p.root = 8;
+    *(int *)motif_setting(&p, &motif_broadcast, "root") = 8;
     create_fails("broadcast", p, 8);
     CU_ASSERT_STRING_EQUAL(err, "broadcast: root 8 is not a rank of the job (expected 0 .. 7)");
     create_fails("broadcast_flat", p, 8);

@@ -1,4 +1,4 @@
-/* Injection throttling (traffic/throttle.c, its hook in src/workload.c): the AIMD rule as the
+/* Injection throttling (traffic/jobs/throttle.c, its hook in src/workload.c): the AIMD rule as the
  * issue writes it, a rate that never falls as the delay sensitivity grows, a token bucket
  * that delivers its rate, a static cap that a saturating job's accepted load meets, AIMD's
  * equilibrium on one bottleneck, a sensitive job backing off less, and no message lost or

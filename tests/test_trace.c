@@ -169,7 +169,7 @@ static void fixture(char dir[64], char path[128], const char *kind, const char *
 
 static void read_ok(const char *path, struct trace_program *p)
 {
-    int rc = trace_read(path, MOTIF_ALLREDUCE_THRESHOLD, p, err, sizeof err);
+    int rc = trace_read(path, TRACE_ALLREDUCE_THRESHOLD, p, err, sizeof err);
     if (rc != 0)
         fprintf(stderr, "\n  %s\n", err);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
@@ -369,7 +369,7 @@ static void test_coverage_trace(void)
 static void expect_read_error(const char *path, const char *const *parts, int n)
 {
     struct trace_program p;
-    CU_ASSERT_EQUAL(trace_read(path, MOTIF_ALLREDUCE_THRESHOLD, &p, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(trace_read(path, TRACE_ALLREDUCE_THRESHOLD, &p, err, sizeof err), -1);
     for (int i = 0; i < n; i++) {
         if (!strstr(err, parts[i]))
             fprintf(stderr, "\n  '%s' lacks '%s'\n", err, parts[i]);

@@ -2,8 +2,8 @@
  * random node of group g+i, or of one of the h groups g+1..g+h that router a-1 is linked to. */
 #include <stdio.h>
 
-#include "bounds.h"
-#include "config.h"
+#include "bounds_throughput.h"
+#include "sim_config.h"
 #include "topology.h"
 #include "traffic.h"
 
@@ -120,6 +120,7 @@ const struct pattern_ops pattern_adversarial_consecutive = {
     .summary = "ADVc: a random node of one of the h groups g+1..g+h",
     .destination = adversarial_consecutive_destination,
     .minimal_bound = adversarial_consecutive_minimal_bound,
+    .names_router_links = "the h groups linked to a dragonfly's router a-1",
 };
 
 static int adversarial_check(const struct sim_config *cfg, const void *params,

@@ -1,8 +1,8 @@
 /* pattern: the registry of destination patterns and the traffic group's own settings. */
 #include <stdio.h>
 
-#include "config.h"
 #include "registry.h"
+#include "sim_config.h"
 #include "traffic.h"
 
 const struct pattern_ops *const pattern_registry[] = {

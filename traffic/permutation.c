@@ -2,7 +2,7 @@
  * drawn from the seed, with no node sending to itself). */
 #include <stdlib.h>
 
-#include "config.h"
+#include "sim_config.h"
 #include "topology.h"
 #include "traffic.h"
 

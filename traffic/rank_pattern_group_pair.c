@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "job_traffic.h"
+#include "placement.h"
 
 struct group_pair {
     int groups;      /* the job's groups */

@@ -1,5 +1,5 @@
 /* uniform (UN): every other node is equally likely. */
-#include "bounds.h"
+#include "bounds_throughput.h"
 #include "topology.h"
 #include "traffic.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "sim_config.h"
 #include "topology.h"
 
 /* Route tables hold routers_per_group^2 * groups entries of 10 bytes and take

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "sim_config.h"
 #include "topology.h"
 
 /* The dragonfly's own settings (p, h and the arrangement are shared by every kind). */

@@ -30,8 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
 #include "routing.h"
+#include "sim_config.h"
 #include "topology.h"
 #include "traffic.h"
 
@@ -140,34 +140,50 @@ static bool dragonfly_plus_spines_reach_all(const struct sim_config *cfg,
     return cfg->topology.arrangement == ARRANGEMENT_LINEAR || cfg->topology.h >= dp->groups - 1;
 }
 
-/* The routings and patterns defined on this kind. The others assume a canonical dragonfly:
- * oblivious, piggyback and in_transit misroute from the source router's global links (a leaf
- * has none), and adversarial_consecutive names the h groups of router a-1. */
+/* "min, valiant or fpar": the routings defined where routers lack global links. */
+static void dragonfly_plus_routings(char *buf, size_t len)
+{
+    int n = 0, listed = 0;
+    for (int i = 0; routing_registry[i]; i++)
+        n += routing_registry[i]->on_leaf_routers;
+    buf[0] = '\0';
+    for (int i = 0; routing_registry[i]; i++) {
+        if (!routing_registry[i]->on_leaf_routers)
+            continue;
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", listed == 0 ? "" : listed == n - 1 ? " or " : ", ",
+                 routing_registry[i]->name);
+        listed++;
+    }
+}
+
+/* The routings and patterns defined where leaves have no global link (their capabilities:
+ * routing_ops.on_leaf_routers, pattern_ops.names_router_links). */
 static int dragonfly_plus_check_traffic(const struct sim_config *cfg,
                                         const struct dragonfly_plus_params *dp,
                                         struct setting_issue *issue)
 {
     const struct routing_ops *routing = routing_of(cfg);
-    if (routing != &routing_min && routing != &routing_valiant && routing != &routing_fpar)
+    char defined[128];
+    dragonfly_plus_routings(defined, sizeof defined);
+    if (!routing->on_leaf_routers)
         return dragonfly_plus_issue(issue, "routing.mechanism", "topology.kind",
                                     "routing '%s' is not defined on dragonfly_plus (expected "
-                                    "min, valiant or fpar)",
-                                    routing->name);
-    /* Valiant's paths fit its ladders only if the spines of the intermediate group have a
-     * link onwards: VAL's l g, then l l g l from a spine without one, needs 3 local VCs after
-     * the global hop. */
-    if (routing == &routing_valiant && !dragonfly_plus_spines_reach_all(cfg, dp))
+                                    "%s)",
+                                    routing->name, defined);
+    if (routing->needs_full_reach && !dragonfly_plus_spines_reach_all(cfg, dp))
         return dragonfly_plus_issue(issue, "routing.mechanism", "topology.h",
-                                    "valiant needs every spine of a dragonfly_plus linked to "
+                                    "%s needs every spine of a dragonfly_plus linked to "
                                     "every other group, which the palmtree gives only when h >= "
                                     "groups - 1 (got h = %d, groups - 1 = %d; expected min or "
                                     "fpar, a larger h, or linear)",
-                                    cfg->topology.h, dp->groups - 1);
-    if (pattern_of(cfg) == &pattern_adversarial_consecutive)
+                                    routing->name, cfg->topology.h, dp->groups - 1);
+    const struct pattern_ops *pattern = pattern_of(cfg);
+    if (pattern->names_router_links)
         return dragonfly_plus_issue(issue, "traffic.pattern", "topology.kind",
-                                    "adversarial_consecutive (the h groups linked to a dragonfly's "
-                                    "router a-1) is not defined on dragonfly_plus (expected "
-                                    "adversarial for group g to group g + offset, or uniform)");
+                                    "%s (%s) is not defined on dragonfly_plus (expected "
+                                    "adversarial for group g to group g + offset, or uniform)",
+                                    pattern->name, pattern->names_router_links);
     return 0;
 }
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
 #include "registry.h"
+#include "sim_config.h"
 
 const struct topology_ops *const topology_registry[] = {
     &topology_dragonfly,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "sim_config.h"
 #include "motif.h"
 #include "text_file.h"
 #include "trace_reader.h"
@@ -16,29 +17,43 @@ static int trace_job_check(const struct sim_config *cfg, const void *params,
 static const struct setting trace_job_rows[] = {
     {.name = "trace",
      .type = SETTING_STRING,
-     .offset = offsetof(struct config_job, trace),
+     .offset = offsetof(struct trace_job_settings, trace),
      .def_text = "",
      .doc = "closed loop: replay this OTF2 trace (its anchor file traces.otf2; absolute, or "
             "relative to the folder of the config file it is written in); rank r on the r-th "
             "of the job's nodes",
      .is_path = true,
      .quiet_default = true},
-    SETTING_QUIET_NUMBER(struct config_job, SETTING_INT64, "eager_bytes", eager_bytes,
+    SETTING_QUIET_NUMBER(struct trace_job_settings, SETTING_INT64, "eager_bytes", eager_bytes,
                          TRACE_EAGER_BYTES, 0, SETTING_UNBOUNDED_INT64,
                          "trace: messages of fewer bytes go at once, larger ones as a rendezvous "
                          "(request, clear-to-send, data)"),
-    SETTING_QUIET_NUMBER(struct config_job, SETTING_DOUBLE, "compute_scale", compute_scale, 1, 0,
+    SETTING_QUIET_NUMBER(struct trace_job_settings, SETTING_DOUBLE, "compute_scale", compute_scale, 1, 0,
                          1e6,
                          "trace: factor of the time between MPI calls (0: communication only)"),
 };
 
 const struct setting_table trace_job_settings = {
-    "jobs", NULL, trace_job_rows, (int)(sizeof trace_job_rows / sizeof trace_job_rows[0]), 0,
-    trace_job_check};
+    "jobs",          "trace", trace_job_rows, (int)(sizeof trace_job_rows / sizeof trace_job_rows[0]),
+    sizeof(struct trace_job_settings), trace_job_check};
+
+const struct trace_job_settings *trace_job_settings_of(const struct config_job *job)
+{
+    return settings_element_params(settings_list_named("jobs"), job, &trace_job_settings);
+}
 
 bool trace_job_is(const struct config_job *job)
 {
-    return job->trace[0] != '\0';
+    return trace_job_settings_of(job)->trace[0] != '\0';
+}
+
+/* A trace's allreduce picks its algorithm as the allreduce motif does, by its setting. */
+static uint64_t trace_job_allreduce_threshold(const struct config_job *job)
+{
+    const struct allreduce_settings_view {
+        int64_t threshold;
+    } *own = settings_element_params(settings_list_named("jobs"), job, motif_allreduce.settings);
+    return own ? (uint64_t)own->threshold : TRACE_ALLREDUCE_THRESHOLD;
 }
 
 bool trace_job_key(const char *key)
@@ -53,11 +68,12 @@ void trace_job_path(const struct sim_config *cfg, const struct config_job *job, 
                     size_t len)
 {
     char dir[4096];
+    const char *trace = trace_job_settings_of(job)->trace;
     text_file_folder(cfg->path, dir, sizeof dir);
-    if (job->trace[0] == '/' || !dir[0])
-        snprintf(out, len, "%s", job->trace);
+    if (trace[0] == '/' || !dir[0])
+        snprintf(out, len, "%s", trace);
     else
-        snprintf(out, len, "%s/%s", dir, job->trace);
+        snprintf(out, len, "%s/%s", dir, trace);
 }
 
 int trace_job_program(const struct sim_config *cfg, const struct config_job *job,
@@ -65,7 +81,7 @@ int trace_job_program(const struct sim_config *cfg, const struct config_job *job
 {
     char path[4096 + SETTING_STRING_LEN + 2];
     trace_job_path(cfg, job, path, sizeof path);
-    if (trace_read(path, (uint64_t)job->allreduce_threshold, out, err, err_len) != 0)
+    if (trace_read(path, trace_job_allreduce_threshold(job), out, err, err_len) != 0)
         return -1;
     char why[400];
     if (trace_program_check_matching(out, why, sizeof why) != 0) {
@@ -79,9 +95,10 @@ int trace_job_program(const struct sim_config *cfg, const struct config_job *job
 void trace_job_params(const struct sim_config *cfg, const struct config_job *job,
                       struct trace_replay_params *out)
 {
+    const struct trace_job_settings *own = trace_job_settings_of(job);
     trace_replay_params_default(out);
-    out->eager_bytes = (uint64_t)job->eager_bytes;
-    out->compute_scale = job->compute_scale;
+    out->eager_bytes = (uint64_t)own->eager_bytes;
+    out->compute_scale = own->compute_scale;
     out->cycle_ns = cfg->sim.cycle_ns;
 }
 

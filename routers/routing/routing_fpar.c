@@ -28,9 +28,9 @@
  * legal: there FPAR is minimal routing, on MIN's ladder. */
 #include <stdbool.h>
 
-#include "bounds.h"
-#include "config.h"
+#include "bounds_throughput.h"
 #include "routing.h"
+#include "sim_config.h"
 #include "traffic.h"
 
 struct fpar_params {
@@ -348,4 +348,5 @@ const struct routing_ops routing_fpar = {
     .ladder = fpar_ladder,
     .route = fpar_route,
     .bound = fpar_bound,
+    .on_leaf_routers = true,
 };

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "sim_config.h"
 
 /* ---- walking the schema ---- */
 
@@ -75,25 +75,93 @@ static int settings_each_group(int (*fn)(void *ctx, const struct setting_ref *re
     return 0;
 }
 
+/* Calls fn for every table of list l in canonical order (its own tables, then its plug-ins'
+ * in registry order) with the offset of its storage in the element: the element's struct, or
+ * the table's slice of the element's arena. */
+static int settings_list_tables(const struct settings_list *l,
+                                int (*fn)(void *ctx, const struct setting_table *t, size_t offset),
+                                void *ctx)
+{
+    size_t arena = 0;
+    int rc = 0;
+    for (int k = 0; l->tables[k] && !rc; k++) {
+        const struct setting_table *t = l->tables[k];
+        size_t offset = t->params_size ? l->arena_offset + arena : 0;
+        arena += settings_align(t->params_size);
+        rc = fn(ctx, t, offset);
+    }
+    for (const struct setting_plugins *p = l->plugins; p && p->count && !rc; p++)
+        for (int i = 0, n = p->count(); i < n && !rc; i++) {
+            const struct setting_table *t = p->table(i);
+            if (!t)
+                continue;
+            size_t offset = t->params_size ? l->arena_offset + arena : 0;
+            arena += settings_align(t->params_size);
+            rc = fn(ctx, t, offset);
+        }
+    return rc;
+}
+
+struct settings_element_walk {
+    const struct settings_list *list;
+    int element;
+    size_t base;
+    int (*fn)(void *ctx, const struct setting_ref *ref);
+    void *ctx;
+};
+
+static int settings_element_table(void *ctx, const struct setting_table *t, size_t offset)
+{
+    struct settings_element_walk *w = ctx;
+    for (int r = 0; r < t->count; r++) {
+        struct setting_ref ref = {.list = w->list,
+                                  .element = w->element,
+                                  .table = t,
+                                  .row = &t->rows[r],
+                                  .offset = w->base + offset + t->rows[r].offset};
+        int rc = w->fn(w->ctx, &ref);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 /* The settings of element i of a list (-1: the schema's, at element 0's offsets). */
 static int settings_each_element(const struct settings_list *l, int i,
                                  int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx)
 {
-    size_t base = l->offset + (size_t)(i < 0 ? 0 : i) * l->element_size;
-    for (int k = 0; l->tables[k]; k++) {
-        const struct setting_table *t = l->tables[k];
-        for (int r = 0; r < t->count; r++) {
-            struct setting_ref ref = {.list = l,
-                                      .element = i,
-                                      .table = t,
-                                      .row = &t->rows[r],
-                                      .offset = base + t->rows[r].offset};
-            int rc = fn(ctx, &ref);
-            if (rc)
-                return rc;
-        }
-    }
-    return 0;
+    struct settings_element_walk w = {l, i, l->offset + (size_t)(i < 0 ? 0 : i) * l->element_size,
+                                      fn, ctx};
+    return settings_list_tables(l, settings_element_table, &w);
+}
+
+int settings_each_in_element(const struct settings_list *list, int i,
+                             int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx)
+{
+    return settings_each_element(list, i, fn, ctx);
+}
+
+struct settings_slice_lookup {
+    const struct setting_table *t;
+    size_t offset;
+};
+
+static int settings_match_slice(void *ctx, const struct setting_table *t, size_t offset)
+{
+    struct settings_slice_lookup *l = ctx;
+    if (t != l->t)
+        return 0;
+    l->offset = offset;
+    return 1;
+}
+
+const void *settings_element_params(const struct settings_list *list, const void *element,
+                                    const struct setting_table *t)
+{
+    struct settings_slice_lookup l = {t, 0};
+    if (!t || !settings_list_tables(list, settings_match_slice, &l))
+        return NULL;
+    return (const char *)element + l.offset;
 }
 
 int settings_each(int (*fn)(void *ctx, const struct setting_ref *ref), void *ctx)
@@ -411,6 +479,12 @@ static void settings_store_default(char *field, const struct setting *row)
     }
 }
 
+void settings_table_defaults(const struct setting_table *t, void *storage)
+{
+    for (int r = 0; t && r < t->count; r++)
+        settings_store_default((char *)storage + t->rows[r].offset, &t->rows[r]);
+}
+
 static int settings_default_one(void *ctx, const struct setting_ref *ref)
 {
     settings_store_default((char *)ctx + ref->offset, ref->row);
@@ -645,5 +719,19 @@ int settings_chooser(const struct settings_group *g, struct setting_ref *out)
         for (int k = 0; k < g->tables[i]->count; k++)
             if (g->tables[i]->rows[k].names && !g->tables[i]->owner)
                 return settings_find(g->name, g->tables[i]->rows[k].name, out);
+    return -1;
+}
+
+int settings_needs(const struct sim_config *cfg, struct setting_needs *out,
+                   struct setting_ref *chooser)
+{
+    for (int g = 0; settings_groups[g]; g++)
+        for (const struct setting_plugins *p = settings_groups[g]->plugins; p && p->count; p++)
+            if (p->needs) {
+                memset(out, 0, sizeof *out);
+                if (p->needs(cfg, out) != 0 || settings_chooser(settings_groups[g], chooser) != 0)
+                    return -1;
+                return 0;
+            }
     return -1;
 }

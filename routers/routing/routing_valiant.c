@@ -1,8 +1,8 @@
 /* routing_valiant: Valiant routing. Every packet leaving its group first goes to a random
  * intermediate group (VAL: to the first router reached there; VAL-any: to a random router of
  * it), then minimally to its destination. */
-#include "config.h"
 #include "routing.h"
+#include "sim_config.h"
 
 enum valiant_target { VALIANT_GROUP, VALIANT_ROUTER };
 
@@ -98,4 +98,6 @@ const struct routing_ops routing_valiant = {
     .route = valiant_route,
     .bound = routing_valiant_style_bound,
     .pure = true,
+    .on_leaf_routers = true,
+    .needs_full_reach = true,
 };

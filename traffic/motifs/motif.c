@@ -8,6 +8,7 @@
 #include "motif.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,15 +28,56 @@ REGISTRY_DEFINE(motif, struct motif_ops, motif_registry)
 
 #define MOTIF_STATS_MAX_BYTES (1ULL << 31) /* per-rank iteration ends of one job */
 
+/* A table shared by several motifs (broadcast's, read by broadcast_flat) belongs to the
+ * first that points to it: the schema lists its settings once. */
+const struct setting_table *motif_settings_at(int i)
+{
+    for (int j = 0; j < i; j++)
+        if (motif_registry[j]->settings == motif_registry[i]->settings)
+            return NULL;
+    return motif_registry[i]->settings;
+}
+
+static const struct setting motif_grid_rows[] = {
+    {.name = "dims",
+     .type = SETTING_INT_LIST,
+     .offset = offsetof(struct motif_grid_settings, dims),
+     .min = 1,
+     .max = SETTING_UNBOUNDED_INT,
+     .doc = "halo3d (3), sweep3d (2): process grid, product = nodes ([]: balanced)"},
+};
+
+const struct setting_table motif_grid_table = {
+    "jobs", "halo3d, sweep3d", motif_grid_rows, 1, sizeof(struct motif_grid_settings), NULL};
+
 void motif_params_default(struct motif_params *p)
 {
     *p = (struct motif_params){
         .message_bytes = 4096,
         .iterations = 1,
-        .periodic = true,
-        .allreduce_threshold = MOTIF_ALLREDUCE_THRESHOLD,
         .intensity = 1,
     };
+}
+
+void *motif_setting(struct motif_params *p, const struct motif_ops *ops, const char *name)
+{
+    const struct setting_table *t = ops->settings;
+    if (!t || t->params_size > sizeof p->settings)
+        return NULL;
+    if (p->settings_of != t) {
+        memset(p->settings, 0, sizeof p->settings);
+        settings_table_defaults(t, p->settings);
+        p->settings_of = t;
+    }
+    for (int i = 0; i < t->count; i++)
+        if (strcmp(t->rows[i].name, name) == 0)
+            return p->settings + t->rows[i].offset;
+    return NULL;
+}
+
+const void *motif_settings_of(const struct motif_instance *mi)
+{
+    return mi->params.settings_of ? mi->params.settings : NULL;
 }
 
 enum motif_rank_state {
@@ -260,6 +302,8 @@ struct motif_run *motif_run_create(const struct motif_ops *ops, const struct mot
     }
     m->ops = ops;
     m->mi = (struct motif_instance){.params = *p, .nranks = nranks, .seed = seed};
+    if (ops->settings && m->mi.params.settings_of != ops->settings)
+        motif_setting(&m->mi.params, ops, ""); /* its own settings at their defaults */
     if (ops->init(&m->mi, err, err_len) != 0) {
         *fault_key = m->mi.fault_key ? m->mi.fault_key : "nodes";
         free(m);

@@ -5,7 +5,7 @@
  * least occupied (then the decision is adaptive, made again each cycle the packet waits). */
 #include "routing.h"
 
-#include "config.h"
+#include "sim_config.h"
 #include "traffic.h"
 
 static void min_ladder(const struct sim_config *cfg, struct vc_ladder *out)
@@ -85,4 +85,5 @@ const struct routing_ops routing_min = {
     .route = min_route,
     .bound = min_bound,
     .pure = true,
+    .on_leaf_routers = true,
 };

@@ -6,17 +6,37 @@
  *   root + 1), and the next round starts when every rank has received: the Dragonfly+
  *   interference study's broadcast, whose rounds are synchronised by the study, not by
  *   messages (global_sync). */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "motif.h"
 
+struct broadcast_settings {
+    int root;
+};
+
+static const struct setting broadcast_rows[] = {
+    SETTING_INT_ROW(struct broadcast_settings, "root", root, 0, 0, SETTING_UNBOUNDED_INT,
+                    "broadcast: the root rank"),
+};
+
+/* Read by both broadcasts. */
+static const struct setting_table broadcast_table = {
+    "jobs", "broadcast, broadcast_flat", broadcast_rows, 1, sizeof(struct broadcast_settings),
+    NULL};
+
+static int broadcast_root(const struct motif_instance *mi)
+{
+    return ((const struct broadcast_settings *)motif_settings_of(mi))->root;
+}
+
 static int broadcast_check_root(struct motif_instance *mi, const char *motif, char *err,
                                 size_t err_len)
 {
-    if (mi->params.root < 0 || mi->params.root >= mi->nranks) {
+    if (broadcast_root(mi) < 0 || broadcast_root(mi) >= mi->nranks) {
         mi->fault_key = "root";
         snprintf(err, err_len, "%s: root %d is not a rank of the job (expected 0 .. %d)", motif,
-                 mi->params.root, mi->nranks - 1);
+                 broadcast_root(mi), mi->nranks - 1);
         return -1;
     }
     return 0;
@@ -24,12 +44,12 @@ static int broadcast_check_root(struct motif_instance *mi, const char *motif, ch
 
 static int32_t broadcast_rank(const struct motif_instance *mi, int64_t relative)
 {
-    return (int32_t)((relative + mi->params.root) % mi->nranks);
+    return (int32_t)((relative + broadcast_root(mi)) % mi->nranks);
 }
 
 static int64_t broadcast_relative(const struct motif_instance *mi, int32_t rank)
 {
-    return ((int64_t)rank - mi->params.root + mi->nranks) % mi->nranks;
+    return ((int64_t)rank - broadcast_root(mi) + mi->nranks) % mi->nranks;
 }
 
 /* ---- binomial ---- */
@@ -68,12 +88,13 @@ static int binomial_recvs(struct motif_instance *mi, int32_t rank, uint32_t iter
     return 1;
 }
 
-static const char *const broadcast_keys[] = {"message_bytes", "root", NULL};
+static const char *const broadcast_keys[] = {"message_bytes", NULL};
 
 const struct motif_ops motif_broadcast = {
     .name = "broadcast",
     .summary = "binomial tree from root: round k, ranks below 2^k send to rank + 2^k",
     .keys = broadcast_keys,
+    .settings = &broadcast_table,
     .init = binomial_init,
     .sends = binomial_sends,
     .recvs = binomial_recvs,
@@ -96,7 +117,7 @@ static int flat_sends(struct motif_instance *mi, int32_t rank, uint32_t iteratio
 {
     (void)iteration;
     (void)step;
-    if (rank != mi->params.root)
+    if (rank != broadcast_root(mi))
         return 0;
     for (int64_t v = 1; v < mi->nranks; v++)
         out[v - 1] = (struct motif_send){broadcast_rank(mi, v), 0, mi->params.message_bytes};
@@ -108,9 +129,9 @@ static int flat_recvs(struct motif_instance *mi, int32_t rank, uint32_t iteratio
 {
     (void)iteration;
     (void)step;
-    if (rank == mi->params.root)
+    if (rank == broadcast_root(mi))
         return 0;
-    out[0] = (struct motif_recv){mi->params.root, 1};
+    out[0] = (struct motif_recv){broadcast_root(mi), 1};
     return 1;
 }
 
@@ -118,6 +139,7 @@ const struct motif_ops motif_broadcast_flat = {
     .name = "broadcast_flat",
     .summary = "the root sends to every rank; the next round starts when all have arrived",
     .keys = broadcast_keys,
+    .settings = &broadcast_table,
     .global_sync = true,
     .init = flat_init,
     .sends = flat_sends,

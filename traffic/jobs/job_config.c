@@ -6,15 +6,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
 #include "job_traffic.h"
 #include "motif.h"
 #include "placement.h"
 #include "routing.h"
-#include "routing_ugal.h"
+#include "sim_config.h"
 #include "throttle.h"
 #include "trace_job.h"
 #include "traffic.h"
+#include "ugal_preset.h"
 
 /* ---- the choices: "none" first, then the plug-ins ---- */
 
@@ -134,14 +134,6 @@ static const struct setting job_rows[] = {
     JOB_INT("iterations", iterations, 1, 1, SETTING_UNBOUNDED_INT, "motif: iterations"),
     JOB_INT64("compute_cycles", compute_cycles, 0, 0, SETTING_UNBOUNDED_INT64,
               "motif: cycles without injection at the start of each iteration"),
-    JOB_LIST("dims", dims, 1, SETTING_UNBOUNDED_INT,
-             "halo3d (3), sweep3d (2): process grid, product = nodes ([]: balanced)"),
-    JOB_INT("root", root, 0, 0, SETTING_UNBOUNDED_INT, "broadcast: the root rank"),
-    SETTING_BOOL_ROW(struct config_job, "periodic", periodic, 1,
-                     "halo3d: the grid wraps around (a torus)"),
-    JOB_INT64("allreduce_threshold", allreduce_threshold, MOTIF_ALLREDUCE_THRESHOLD, 0,
-              SETTING_UNBOUNDED_INT64,
-              "allreduce: recursive doubling below this many bytes, ring from it on"),
     JOB_QUIET_CHOICE("throttle", throttle, "none", throttle_kind_names,
                      "injection throttle of each of its nodes: a token bucket at a fixed "
                      "rate (static) or at a rate set every window from the stall fraction "
@@ -195,7 +187,8 @@ static const struct setting job_rows[] = {
 static const struct setting_table job_table = {
     "jobs", NULL, job_rows, (int)(sizeof job_rows / sizeof job_rows[0]), 0, job_check};
 
-const struct setting_table *const job_config_tables[] = {&job_table, &trace_job_settings, NULL};
+const struct setting_table *const job_config_tables[] = {&job_table, &motif_grid_table,
+                                                         &trace_job_settings, NULL};
 
 /* ---- what a job reads ---- */
 
@@ -226,14 +219,34 @@ static const struct setting *job_row(const char *name)
     return NULL;
 }
 
-/* A network pattern's settings are the job's keys of the same name (adversarial's offset). */
-static bool job_network_reads(const struct pattern_ops *network, const char *key)
+static bool job_table_has(const struct setting_table *t, const char *key)
 {
-    const struct setting_table *t = network ? network->settings : NULL;
     for (int i = 0; t && i < t->count; i++)
         if (strcmp(t->rows[i].name, key) == 0)
             return true;
     return false;
+}
+
+/* Appends ", name" for every row of t. */
+static void job_append_rows(char *buf, size_t len, const struct setting_table *t)
+{
+    for (int i = 0; t && i < t->count; i++) {
+        const char *one[] = {t->rows[i].name, NULL};
+        job_append_keys(buf, len, one);
+    }
+}
+
+/* A network pattern's settings are the job's keys of the same name (adversarial's offset). */
+static bool job_network_reads(const struct pattern_ops *network, const char *key)
+{
+    return job_table_has(network ? network->settings : NULL, key);
+}
+
+/* The settings tables a motif reads: the process grid's (grid motifs), then its own. */
+static void job_motif_tables(const struct motif_ops *motif, const struct setting_table *out[2])
+{
+    out[0] = motif && motif->grid ? &motif_grid_table : NULL;
+    out[1] = motif ? motif->settings : NULL;
 }
 
 int job_network_params(const struct config_job *job, const struct pattern_ops *network, void *out)
@@ -303,9 +316,12 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
     const struct motif_ops *motif = job_motif(job);
     const struct rank_pattern_ops *rank = job_rank_pattern(job);
     const struct injection_ops *process = injection_registry[job->process];
+    const struct setting_table *tables[2];
+    job_motif_tables(motif, tables);
     bool reads = job_key_in(always, key) || job_key_in(placement->keys, key);
     if (motif)
-        reads = reads || job_key_in(closed_loop, key) || job_key_in(motif->keys, key);
+        reads = reads || job_key_in(closed_loop, key) || job_key_in(motif->keys, key) ||
+                job_table_has(tables[0], key) || job_table_has(tables[1], key);
     else
         reads = reads || job_key_in(open_loop, key) || (rank && job_key_in(rank->keys, key)) ||
                 job_network_reads(job_network_pattern(job), key) || job_key_in(process->keys, key);
@@ -316,11 +332,10 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
     const char *const *own = motif ? motif->keys : rank ? rank->keys : NULL;
     job_append_keys(why, len, motif ? closed_loop : open_loop);
     job_append_keys(why, len, own);
+    job_append_rows(why, len, tables[0]);
+    job_append_rows(why, len, tables[1]);
     const struct pattern_ops *network = motif ? NULL : job_network_pattern(job);
-    for (int i = 0; network && network->settings && i < network->settings->count; i++) {
-        const char *one[] = {network->settings->rows[i].name, NULL};
-        job_append_keys(why, len, one);
-    }
+    job_append_rows(why, len, network ? network->settings : NULL);
     if (!motif)
         job_append_keys(why, len, process->keys);
     size_t used = strlen(why);
@@ -448,7 +463,7 @@ static int job_check_routing(const struct sim_config *cfg, const struct config_j
                              struct setting_issue *issue)
 {
     const struct routing_ops *mechanism = routing_registry[cfg->routing.mechanism];
-    bool ugal = mechanism == &routing_ugal || mechanism == &routing_ugal_g;
+    bool ugal = mechanism->reads_packet_modes;
     if (job->selector == JOB_SELECTOR_APP_AWARE)
         return job_check_selector(job, ugal, mechanism->name, issue);
     if (job->ugal_preset == UGAL_PRESET_NONE || ugal)

@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "config.h"
 #include "job_config.h"
+#include "sim_config.h"
 
 struct ugal_params {
     int min_candidates, nonmin_candidates, weight, bias, bias_mode, preset;
@@ -662,6 +662,7 @@ const struct routing_ops routing_ugal = {
     .destroy = ugal_destroy,
     .route = ugal_route,
     .reports_decisions = true,
+    .reads_packet_modes = true,
 };
 
 /* ugal_g reads ugal's settings: the table is listed once, under ugal (routing.c). */
@@ -675,4 +676,5 @@ const struct routing_ops routing_ugal_g = {
     .destroy = ugal_destroy,
     .route = ugal_g_route,
     .reports_decisions = true,
+    .reads_packet_modes = true,
 };

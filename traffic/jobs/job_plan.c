@@ -108,13 +108,18 @@ void job_motif_params(const struct config_job *job, struct motif_params *out)
         out->message_bytes = (uint64_t)job->message_bytes;
     out->iterations = (uint32_t)job->iterations;
     out->compute_cycles = (uint64_t)job->compute_cycles;
-    out->dims_count = job->dims.count; /* as given: a grid of 4 values is refused, not cut */
-    for (int i = 0; i < job->dims.count && i < 3; i++)
-        out->dims[i] = job->dims.values[i];
-    out->root = job->root;
-    out->periodic = job->periodic;
-    out->allreduce_threshold = (uint64_t)job->allreduce_threshold;
+    const struct settings_list *jobs = settings_list_named("jobs");
+    const struct motif_grid_settings *grid = settings_element_params(jobs, job, &motif_grid_table);
+    out->dims_count = grid->dims.count; /* as given: a grid of 4 values is refused, not cut */
+    for (int i = 0; i < grid->dims.count && i < 3; i++)
+        out->dims[i] = grid->dims.values[i];
     out->intensity = job->intensity;
+    const struct motif_ops *motif = job_motif(job);
+    const struct setting_table *own = motif ? motif->settings : NULL;
+    if (own && own->params_size <= sizeof out->settings) {
+        memcpy(out->settings, settings_element_params(jobs, job, own), own->params_size);
+        out->settings_of = own;
+    }
 }
 
 /* Messages (or packets, without message_bytes) per cycle per rank for the job's load, scaled by
@@ -257,6 +262,23 @@ static int job_check_open_ended(const struct sim_config *cfg, struct setting_iss
                           "open-ended job runs until those have finished)");
 }
 
+/* Closed-loop jobs start after the warm-up and the run ends at sim.max_cycles at the latest. */
+static int job_check_run_length(const struct sim_config *cfg, struct setting_issue *issue)
+{
+    bool closed = false;
+    for (int j = 0; j < cfg->n_jobs; j++)
+        closed = closed || job_is_closed_loop(&cfg->jobs[j]);
+    if (!closed || cfg->sim.max_cycles > cfg->sim.warmup_cycles)
+        return 0;
+    issue->key = "sim.max_cycles";
+    issue->alt = "sim.warmup_cycles";
+    snprintf(issue->text, sizeof issue->text,
+             "%lld leaves the closed-loop jobs no cycle (expected more than "
+             "sim.warmup_cycles = %lld: they start after the warm-up)",
+             (long long)cfg->sim.max_cycles, (long long)cfg->sim.warmup_cycles);
+    return -1;
+}
+
 int job_config_check_all(const struct sim_config *cfg, struct setting_issue *issue)
 {
     if (!cfg->n_jobs)
@@ -279,5 +301,5 @@ int job_config_check_all(const struct sim_config *cfg, struct setting_issue *iss
         rc = job_check_traffic(cfg, &plan, j, issue);
     job_plan_free(&plan);
     topology_free(&t);
-    return rc;
+    return rc ? rc : job_check_run_length(cfg, issue);
 }

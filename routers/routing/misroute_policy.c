@@ -3,42 +3,7 @@
 
 #include <stdio.h>
 
-#include "config.h"
 #include "routing.h"
-
-static const char *const misroute_policy_names[] = {"crg", "rrg", "nrg", "mm", NULL};
-
-/* A mechanism that reads routing.global_policy accepts only the policies it implements. */
-static int misroute_policy_check(const struct sim_config *cfg, const void *params,
-                                 struct setting_issue *issue)
-{
-    const struct misroute_policy_params *mp = params;
-    const struct routing_ops *ops = routing_registry[cfg->routing.mechanism];
-    if (!ops->global_policies || ((ops->global_policies >> mp->global_policy) & 1))
-        return 0;
-    issue->key = "routing.global_policy";
-    issue->alt = "routing.mechanism";
-    int n = snprintf(issue->text, sizeof issue->text,
-                     "routing '%s' has no global policy '%s' (expected one of:", ops->name,
-                     misroute_policy_names[mp->global_policy]);
-    for (int p = 0, listed = 0; misroute_policy_names[p]; p++)
-        if ((ops->global_policies >> p) & 1 && n < (int)sizeof issue->text)
-            n += snprintf(issue->text + n, sizeof issue->text - (size_t)n, "%s %s",
-                          listed++ ? "," : "", misroute_policy_names[p]);
-    if (n < (int)sizeof issue->text)
-        snprintf(issue->text + n, sizeof issue->text - (size_t)n, ")");
-    return -1;
-}
-
-static const struct setting misroute_policy_rows[] = {
-    SETTING_CHOICE_ROW(struct misroute_policy_params, "global_policy", global_policy, "rrg",
-                       misroute_policy_names,
-                       "global misrouting policy (nrg and mm: in_transit only)"),
-};
-
-const struct setting_table misroute_policy_settings = {
-    "routing", "oblivious, piggyback, in_transit", misroute_policy_rows, 1,
-    sizeof(struct misroute_policy_params), misroute_policy_check};
 
 /* A uniformly random router of group g. */
 static int misroute_router_in(const struct routing_env *env, int g)

@@ -69,12 +69,13 @@ static int sweep3d_recvs(struct motif_instance *mi, int32_t rank, uint32_t itera
     return count;
 }
 
-static const char *const sweep3d_keys[] = {"message_bytes", "dims", NULL};
+static const char *const sweep3d_keys[] = {"message_bytes", NULL};
 
 const struct motif_ops motif_sweep3d = {
     .name = "sweep3d",
     .summary = "wavefront over the 2-D process grid dims from corner (0, 0)",
     .keys = sweep3d_keys,
+    .grid = 2,
     .init = sweep3d_init,
     .destroy = sweep3d_destroy,
     .sends = sweep3d_sends,

@@ -9,10 +9,25 @@
  *   the remaining p2 ranks exchange the whole vector with the partner at distance 2^k in
  *   log2(p2) steps; finally the odd ranks below 2 rem return the result (MPICH's scheme).
  *   With n a power of two the first and last steps are empty. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "motif.h"
+
+struct allreduce_settings {
+    int64_t threshold; /* bytes: recursive doubling below, ring from it on */
+};
+
+static const struct setting allreduce_rows[] = {
+    SETTING_NUMBER(struct allreduce_settings, SETTING_INT64, "allreduce_threshold", threshold,
+                   2048, 0, SETTING_UNBOUNDED_INT64,
+                   "allreduce: recursive doubling below this many bytes, ring from it on"),
+};
+
+/* 2048 bytes by default: MPICH's short-message allreduce limit. */
+static const struct setting_table allreduce_table = {
+    "jobs", "allreduce", allreduce_rows, 1, sizeof(struct allreduce_settings), NULL};
 
 struct allreduce {
     bool ring;
@@ -27,7 +42,8 @@ static int allreduce_init(struct motif_instance *mi, char *err, size_t err_len)
         snprintf(err, err_len, "allreduce: out of memory");
         return -1;
     }
-    a->ring = mi->params.message_bytes >= mi->params.allreduce_threshold;
+    const struct allreduce_settings *own = motif_settings_of(mi);
+    a->ring = mi->params.message_bytes >= (uint64_t)own->threshold;
     a->p2 = 1;
     a->doublings = 0;
     while (2 * (int64_t)a->p2 <= mi->nranks) {
@@ -135,12 +151,13 @@ static int allreduce_recvs(struct motif_instance *mi, int32_t rank, uint32_t ite
     return 1;
 }
 
-static const char *const allreduce_keys[] = {"message_bytes", "allreduce_threshold", NULL};
+static const char *const allreduce_keys[] = {"message_bytes", NULL};
 
 const struct motif_ops motif_allreduce = {
     .name = "allreduce",
     .summary = "recursive doubling below allreduce_threshold bytes, ring from it on",
     .keys = allreduce_keys,
+    .settings = &allreduce_table,
     .init = allreduce_init,
     .destroy = allreduce_destroy,
     .sends = allreduce_sends,

@@ -4,13 +4,27 @@
  * them. Periodic (the default) wraps around, so every rank has 6 neighbours as in the
  * Dragonfly+ study; a dimension of size 2 then gives the same neighbour twice (two messages),
  * one of size 1 none. With periodic = false ranks on a face have fewer neighbours. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "motif.h"
 
+struct halo3d_settings {
+    bool periodic;
+};
+
+static const struct setting halo3d_rows[] = {
+    SETTING_BOOL_ROW(struct halo3d_settings, "periodic", periodic, 1,
+                     "halo3d: the grid wraps around (a torus)"),
+};
+
+static const struct setting_table halo3d_table = {
+    "jobs", "halo3d", halo3d_rows, 1, sizeof(struct halo3d_settings), NULL};
+
 struct halo3d {
     int dims[3];
+    bool periodic;
 };
 
 static int halo3d_init(struct motif_instance *mi, char *err, size_t err_len)
@@ -20,6 +34,7 @@ static int halo3d_init(struct motif_instance *mi, char *err, size_t err_len)
         snprintf(err, err_len, "halo3d: out of memory");
         return -1;
     }
+    h->periodic = ((const struct halo3d_settings *)motif_settings_of(mi))->periodic;
     if (motif_grid(mi, "halo3d", 3, h->dims, err, err_len) != 0) {
         free(h);
         return -1;
@@ -49,7 +64,7 @@ static int halo3d_neighbours(const struct motif_instance *mi, int32_t rank, int3
             if (h->dims[d] == 1)
                 continue;
             if (c < 0 || c >= h->dims[d]) {
-                if (!mi->params.periodic)
+                if (!h->periodic)
                     continue;
                 c = (c + h->dims[d]) % h->dims[d];
             }
@@ -89,12 +104,14 @@ static int halo3d_recvs(struct motif_instance *mi, int32_t rank, uint32_t iterat
     return distinct;
 }
 
-static const char *const halo3d_keys[] = {"message_bytes", "dims", "periodic", NULL};
+static const char *const halo3d_keys[] = {"message_bytes", NULL};
 
 const struct motif_ops motif_halo3d = {
     .name = "halo3d",
     .summary = "3-D stencil on the process grid dims: send to 6 neighbours, wait for 6",
     .keys = halo3d_keys,
+    .settings = &halo3d_table,
+    .grid = 3,
     .init = halo3d_init,
     .destroy = halo3d_destroy,
     .sends = halo3d_sends,
