@@ -15,15 +15,16 @@ struct trace_writer;
 struct trace_writer *trace_writer_create(int nranks, double cycle_ns, uint64_t start);
 void trace_writer_destroy(struct trace_writer *w);
 
-/* src made a message of bytes to dst at cycle. 0 or -1 (memory). */
+/* src made a message of bytes to dst at cycle (one made before the start is not recorded,
+ * nor its departure and arrival). 0 or -1 (memory). */
 int trace_writer_send(struct trace_writer *w, int32_t src, int32_t dst, uint64_t bytes,
                       uint64_t cycle);
 /* src's oldest message not yet left has left its NIC (a rank's messages leave in the order it
  * made them). 0 or -1. */
 int trace_writer_left(struct trace_writer *w, int32_t src, uint64_t cycle);
-/* A message of bytes from src arrived at dst. 0 or -1. */
+/* A message of bytes from src, made at cycle made, arrived at dst. 0 or -1. */
 int trace_writer_received(struct trace_writer *w, int32_t src, int32_t dst, uint64_t bytes,
-                          uint64_t cycle);
+                          uint64_t made, uint64_t cycle);
 /* Writes the archive DIR/traces.otf2 (with DIR/traces.def and DIR/traces/); ranks end at
  * cycle end. 0, or -1 with err naming the directory and what failed. */
 int trace_writer_write(struct trace_writer *w, const char *dir, uint64_t end, char *err,

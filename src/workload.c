@@ -891,7 +891,8 @@ static void workload_message_done(struct workload *w, struct network *net, uint3
             net->status = SIM_NOMEM;
     }
     if (jb->recorder &&
-        trace_writer_received(jb->recorder, m->src_rank, m->dst_rank, m->bytes, net->cycle) != 0)
+        trace_writer_received(jb->recorder, m->src_rank, m->dst_rank, m->bytes, m->created,
+                              net->cycle) != 0)
         net->status = SIM_NOMEM;
     if (jb->closed) {
         closed_delivered(jb, m->src_rank, m->dst_rank, m->tag, net->cycle);

@@ -445,11 +445,15 @@ static void test_writer_round_trip(void)
     CU_ASSERT_EQUAL(trace_writer_left(w, 0, 160), 0);
     CU_ASSERT_EQUAL(trace_writer_left(w, 0, 160), 0);
     CU_ASSERT_EQUAL(trace_writer_left(w, 0, 170), -1); /* nothing left to leave */
-    CU_ASSERT_EQUAL(trace_writer_received(w, 0, 1, 500, 200), 0);
-    CU_ASSERT_EQUAL(trace_writer_received(w, 0, 2, 0, 210), 0);
+    CU_ASSERT_EQUAL(trace_writer_received(w, 0, 1, 500, 150, 200), 0);
+    CU_ASSERT_EQUAL(trace_writer_received(w, 0, 2, 0, 150, 210), 0);
     CU_ASSERT_EQUAL(trace_writer_send(w, 1, 0, 64, 200), 0);
+    /* made before the start: neither it, its departure nor its arrival are recorded */
+    CU_ASSERT_EQUAL(trace_writer_send(w, 2, 0, 99, 50), 0);
+    CU_ASSERT_EQUAL(trace_writer_left(w, 2, 120), 0);
+    CU_ASSERT_EQUAL(trace_writer_received(w, 2, 0, 99, 50, 130), 0);
     CU_ASSERT_EQUAL(trace_writer_left(w, 1, 200), 0); /* left the cycle it was made */
-    CU_ASSERT_EQUAL(trace_writer_received(w, 1, 0, 64, 260), 0);
+    CU_ASSERT_EQUAL(trace_writer_received(w, 1, 0, 64, 200, 260), 0);
     snprintf(path, sizeof path, "%s/rec", dir);
     CU_ASSERT_EQUAL_FATAL(trace_writer_write(w, path, 300, err2, sizeof err2), 0);
     trace_writer_destroy(w);

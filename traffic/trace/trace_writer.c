@@ -26,6 +26,7 @@ struct writer_rank {
     struct writer_record *records;
     uint64_t count, capacity;
     uint64_t sends, left; /* requests: the k-th send opens request k (from 1) */
+    uint64_t early;       /* sends made before the start: not recorded, nor their departures */
 };
 
 struct trace_writer {
@@ -80,6 +81,10 @@ static int writer_add(struct trace_writer *w, int32_t rank, struct writer_record
 int trace_writer_send(struct trace_writer *w, int32_t src, int32_t dst, uint64_t bytes,
                       uint64_t cycle)
 {
+    if (cycle < w->start) {
+        w->ranks[src].early++;
+        return 0;
+    }
     return writer_add(w, src, (struct writer_record){.cycle = cycle, .kind = REC_SEND,
                                                      .peer = dst, .bytes = bytes,
                                                      .request = ++w->ranks[src].sends});
@@ -87,6 +92,10 @@ int trace_writer_send(struct trace_writer *w, int32_t src, int32_t dst, uint64_t
 
 int trace_writer_left(struct trace_writer *w, int32_t src, uint64_t cycle)
 {
+    if (w->ranks[src].early) {
+        w->ranks[src].early--;
+        return 0;
+    }
     if (w->ranks[src].left >= w->ranks[src].sends)
         return -1; /* nothing of src's is on its way */
     return writer_add(w, src, (struct writer_record){.cycle = cycle, .kind = REC_LEFT,
@@ -94,8 +103,10 @@ int trace_writer_left(struct trace_writer *w, int32_t src, uint64_t cycle)
 }
 
 int trace_writer_received(struct trace_writer *w, int32_t src, int32_t dst, uint64_t bytes,
-                          uint64_t cycle)
+                          uint64_t made, uint64_t cycle)
 {
+    if (made < w->start)
+        return 0;
     return writer_add(w, dst, (struct writer_record){.cycle = cycle, .kind = REC_RECEIVED,
                                                      .peer = src, .bytes = bytes});
 }
