@@ -603,9 +603,10 @@ static double e2e_runtime(const char *dir, const char *name)
 }
 
 /* A motif recorded with --trace-out and replayed: the same bytes for every rank pair (the
- * replay, recorded again, against the motif's recording) and a runtime within 1 % of the
- * motif's (a replay adds a cycle where the motif engine reacts in the same one). With
- * --isolate and --check the replay runs clean alone and beside a background. */
+ * replay, recorded again, against the motif's recording) and a runtime within 0.1 % of the
+ * motif's (2 cycles here: the first iteration's compute starts a cycle early in the replay,
+ * which begins computing where the motif begins its iteration). With --isolate and --check the
+ * replay runs clean alone and beside a background. */
 static void test_e2e_motif_replay(void)
 {
     char dir[64], path[192], out[8192];
@@ -641,7 +642,7 @@ static void test_e2e_motif_replay(void)
     trace_program_free(&replay);
     double tm = e2e_runtime(dir, "motif"), tr = e2e_runtime(dir, "replay");
     CU_ASSERT(tm > 0);
-    CU_ASSERT(tr >= tm * 0.99 && tr <= tm * 1.01);
+    CU_ASSERT(tr >= tm * 0.999 && tr <= tm * 1.001);
     /* beside a uniform background, and alone */
     e2e_config(dir, "shared",
                "{ name = \"a\"; nodes = 16; trace = \"rec/a/traces.otf2\"; }, "

@@ -166,6 +166,14 @@ static int64_t writer_rank_events(struct trace_writer *w, int32_t rank, OTF2_Evt
     for (uint64_t i = 0; i < rk->count && ok; i++) {
         const struct writer_record *rec = &rk->records[i];
         uint64_t t = rec->cycle;
+        /* A send made the cycle after the arrival or departure that allowed it is the engine's
+         * reaction, which the replay makes again: not compute (nor for the sends made with
+         * it). */
+        const struct writer_record *prev = i > 0 ? &rk->records[i - 1] : NULL;
+        if (rec->kind == REC_SEND && prev && prev->cycle == t && prev->kind == REC_SEND)
+            t = free_from;
+        else if (rec->kind == REC_SEND && prev && prev->kind != REC_SEND && t == free_from + 1)
+            t = free_from;
         switch (rec->kind) {
         case REC_SEND:
             ok = OTF2_EvtWriter_Enter(ev, NULL, t, REG_ISEND) == OTF2_SUCCESS &&
@@ -255,7 +263,7 @@ static bool writer_definitions(struct trace_writer *w, OTF2_Archive *archive,
 int trace_writer_write(struct trace_writer *w, const char *dir, uint64_t end, char *err,
                        size_t err_len)
 {
-    OTF2_Archive *archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
+    OTF2_Archive *archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
                                               4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
                                               OTF2_COMPRESSION_NONE);
     if (!archive) {
