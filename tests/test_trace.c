@@ -663,6 +663,34 @@ static void test_e2e_motif_replay(void)
     test_tmpdir_remove(dir);
 }
 
+/* The coverage trace through dfsim with the invariant recount on: every message it sent
+ * delivered, every request completed, the skipped counts those of the reader (none). */
+static void test_e2e_coverage(void)
+{
+    char dir[64], out[4096], command[512];
+    CU_ASSERT_EQUAL_FATAL(test_tmpdir_create(dir, "trace"), 0);
+    char cwd[1024], jobs[1200];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
+    snprintf(jobs, sizeof jobs,
+             "{ name = \"cov\"; nodes = 12; trace = \"%s/" COVERAGE "\"; compute_scale = 0; }",
+             cwd);
+    e2e_config(dir, "cov", jobs);
+    int rc = e2e_run(dir, "cov", "--check", out, sizeof out);
+    if (rc)
+        fprintf(stderr, "\n  %s\n", out);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    snprintf(command, sizeof command,
+             "/usr/bin/python3 -c \"import json; j = json.load(open('%s/cov.json'))['jobs'][0]; "
+             "t = j['trace']; print(j['finished'], j['messages']['sent'] == "
+             "j['messages']['delivered'], t['requests'] == t['requests_completed'], t['ranks'], "
+             "t['collectives'], t['messages'] - t['local_messages'] + t['control_messages'] == "
+             "j['messages']['sent'], sum(t['skipped'].values()))\"",
+             dir);
+    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 0);
+    CU_ASSERT_STRING_EQUAL(out, "True True True 10 1200 True 0\n");
+    test_tmpdir_remove(dir);
+}
+
 static const struct test_case test_trace_cases[] = {
     {"ping-pong: runtime and times by hand, eager and rendezvous", test_pingpong_by_hand},
     {"collectives: bytes per pair of each algorithm", test_collectives_bytes},
@@ -673,6 +701,7 @@ static const struct test_case test_trace_cases[] = {
     {"match table: agrees with a plain list", test_match_table},
     {"dfsim: bad traces exit 2 naming the file and the fault", test_e2e_bad_traces},
     {"dfsim: a motif recorded and replayed: bytes per pair, runtime", test_e2e_motif_replay},
+    {"dfsim: the coverage trace with --check, each message and request done", test_e2e_coverage},
 };
 
 int test_trace_register(void)
