@@ -645,7 +645,8 @@ static void test_e2e_motif_replay(void)
     CU_ASSERT(tr >= tm * 0.999 && tr <= tm * 1.001);
     /* beside a uniform background, and alone */
     e2e_config(dir, "shared",
-               "{ name = \"a\"; nodes = 16; trace = \"rec/a/traces.otf2\"; }, "
+               "{ name = \"a\"; nodes = 16; trace = \"rec/a/traces.otf2\"; throttle = "
+               "\"static\"; throttle_rate = 0.5; }, "
                "{ name = \"bg\"; nodes = 32; pattern = \"uniform\"; load = 0.5; "
                "message_bytes = 512; }");
     rc = e2e_run(dir, "shared", "--isolate --check", out, sizeof out);
@@ -660,6 +661,10 @@ static void test_e2e_motif_replay(void)
              dir);
     CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 0);
     CU_ASSERT_STRING_EQUAL(out, "True True True\n");
+    /* recording over an existing recording is refused, naming it */
+    snprintf(args, sizeof args, "--trace-out %s/rec", dir);
+    CU_ASSERT_NOT_EQUAL(e2e_run(dir, "motif", args, out, sizeof out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "rec/a/traces.otf2 exists"));
     test_tmpdir_remove(dir);
 }
 

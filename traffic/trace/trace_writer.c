@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <otf2/otf2.h>
 
@@ -263,6 +264,13 @@ static bool writer_definitions(struct trace_writer *w, OTF2_Archive *archive,
 int trace_writer_write(struct trace_writer *w, const char *dir, uint64_t end, char *err,
                        size_t err_len)
 {
+    char anchor[4096];
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+    if (access(anchor, F_OK) == 0) {
+        snprintf(err, err_len, "%s exists (a recording is a new archive: remove it, or choose "
+                 "another --trace-out)", anchor);
+        return -1;
+    }
     OTF2_Archive *archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
                                               4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
                                               OTF2_COMPRESSION_NONE);
