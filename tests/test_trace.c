@@ -696,6 +696,30 @@ static void test_e2e_coverage(void)
     test_tmpdir_remove(dir);
 }
 
+/* Two ranks that both send before they receive: fine eagerly, a deadlock as rendezvous (each
+ * send waits for a clear-to-send the other rank's receive would give): the watchdog stops the
+ * run, exit 3, naming both ranks and the send each waits at, and nothing hangs. */
+static void test_e2e_deadlock(void)
+{
+    char dir[64], path[128], out[4096];
+    fixture(dir, path, "exchange", "4096");
+    e2e_config(dir, "eager", "{ name = \"t\"; nodes = 2; trace = \"t/traces.otf2\"; }");
+    CU_ASSERT_EQUAL(e2e_run(dir, "eager", "", out, sizeof out), 0);
+    e2e_config(dir, "rdv",
+               "{ name = \"t\"; nodes = 2; trace = \"t/traces.otf2\"; eager_bytes = 1024; }");
+    int rc = e2e_run(dir, "rdv", "", out, sizeof out);
+    bool named = strstr(out, "deadlock: job 't' (trace t/traces.otf2)") &&
+                 strstr(out, "2 ranks wait") &&
+                 strstr(out, "rank 0, event 4: send to rank 1 (communicator 0, tag 3, 4096 "
+                             "bytes, rendezvous)") &&
+                 strstr(out, "rank 1, event 4: send to rank 0");
+    if (rc != 3 || !named)
+        fprintf(stderr, "\n  exit %d: %s\n", rc, out);
+    CU_ASSERT_EQUAL(rc, 3);
+    CU_ASSERT(named);
+    test_tmpdir_remove(dir);
+}
+
 static const struct test_case test_trace_cases[] = {
     {"ping-pong: runtime and times by hand, eager and rendezvous", test_pingpong_by_hand},
     {"collectives: bytes per pair of each algorithm", test_collectives_bytes},
@@ -707,6 +731,7 @@ static const struct test_case test_trace_cases[] = {
     {"dfsim: bad traces exit 2 naming the file and the fault", test_e2e_bad_traces},
     {"dfsim: a motif recorded and replayed: bytes per pair, runtime", test_e2e_motif_replay},
     {"dfsim: the coverage trace with --check, each message and request done", test_e2e_coverage},
+    {"dfsim: a rendezvous deadlock stops with the ranks and events", test_e2e_deadlock},
 };
 
 int test_trace_register(void)

@@ -5,6 +5,8 @@ with Debian's python3-otf2.
     trace_fixtures.py pingpong DIR BYTES     two ranks: send, receive back (compute 50, 20, 30)
     trace_fixtures.py unmatched DIR          rank 1 receives a message rank 0 never sends
     trace_fixtures.py unknown_collective DIR a collective of an operation MPI does not have
+    trace_fixtures.py exchange DIR BYTES     two ranks: both MPI_Send to the other, then MPI_Recv
+                                             (a deadlock once BYTES go by rendezvous)
     trace_fixtures.py collectives DIR        four ranks: non-blocking exchange, collectives on
                                              MPI_COMM_WORLD and on two halves (Comm_split)
 
@@ -87,6 +89,15 @@ def unmatched(directory):
     t.close()
 
 
+def exchange(directory, nbytes):
+    t = Trace(directory, 2)
+    for r in range(2):
+        t.call(r, "MPI_Init", 0, 0)
+        t.call(r, "MPI_Send", 10, 20, ("mpi_send", 10, 1 - r, t.world, 3, nbytes))
+        t.call(r, "MPI_Recv", 20, 30, ("mpi_recv", 25, 1 - r, t.world, 3, nbytes))
+    t.close()
+
+
 def unknown_collective(directory):
     t = Trace(directory, 2)
     for r in range(2):
@@ -143,6 +154,8 @@ def main(argv):
     kind, directory = argv[1], argv[2]
     if kind == "pingpong":
         pingpong(directory, int(argv[3]))
+    elif kind == "exchange":
+        exchange(directory, int(argv[3]))
     elif kind == "unmatched":
         unmatched(directory)
     elif kind == "unknown_collective":
