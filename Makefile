@@ -1,6 +1,6 @@
 # dfsim: build, test, demo and benchmark. `make help` lists the targets.
 CC      ?= cc
-PKGS    := libconfig libcjson
+PKGS    := libconfig libcjson otf2
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Iinclude \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -129,11 +129,13 @@ clean:
 #                 loader and --set (fuzz_config, from tests/fuzz/corpus), over short runs of
 #                 the small configs it accepts with the invariant recount on (fuzz_run, from
 #                 the same corpus) and over the sweep loader and grid expansion (fuzz_sweep,
-#                 from tests/fuzz/corpus_sweep); new inputs go to build/fuzz/TARGET/corpus,
+#                 from tests/fuzz/corpus_sweep) and over the trace reader and replay (fuzz_trace,
+#                 a file of the coverage trace replaced, from tests/fuzz/corpus_trace); new
+#                 inputs go to build/fuzz/TARGET/corpus,
 #                 crashes to build/fuzz/artifacts (fix, then keep them in tests/fuzz/regressions,
 #                 regressions_run or regressions_sweep)
-# make test-fuzz  FUZZ_RUNS (40000) config, FUZZ_RUN_RUNS (10000) run and FUZZ_SWEEP_RUNS
-#                 (10000) sweep inputs from FUZZ_SEED (1) and the repository's corpora only
+# make test-fuzz  FUZZ_RUNS (40000) config, FUZZ_RUN_RUNS (10000) run, FUZZ_SWEEP_RUNS
+#                 (10000) sweep and FUZZ_TRACE_RUNS (500) trace inputs from FUZZ_SEED (1) and the repository's corpora only
 #                 (part of make test): the same search on every machine, whatever its speed;
 #                 finding new bugs is make fuzz's job
 # make memcheck   valgrind memcheck of the end-to-end runs: no error, no leak
@@ -143,10 +145,11 @@ FUZZ_SECONDS ?= 60
 FUZZ_RUNS    ?= 40000
 FUZZ_RUN_RUNS ?= 10000
 FUZZ_SWEEP_RUNS ?= 10000
+FUZZ_TRACE_RUNS ?= 500
 FUZZ_SEED    ?= 1
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_OBJ     := $(CORE_SRC:%.c=$(BUILD)/fuzz/%.o) $(BUILD)/fuzz/tests/fuzz/fuzz_input.o \
-                $(BUILD)/fuzz/tests/fuzz/fuzz_sweep_input.o
+                $(BUILD)/fuzz/tests/fuzz/fuzz_sweep_input.o $(BUILD)/fuzz/tests/fuzz/fuzz_trace_input.o
 SOAK_CHECK_EVERY ?= 1
 SOAK_CYCLES  ?= 1000000
 
@@ -156,25 +159,29 @@ $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CFLAGS) -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -DDFSIM_FUZZ -MMD -MP -c -o $@ $<
 
-FUZZ_BINS := $(BUILD)/fuzz/fuzz_config $(BUILD)/fuzz/fuzz_run $(BUILD)/fuzz/fuzz_sweep
+FUZZ_BINS := $(BUILD)/fuzz/fuzz_config $(BUILD)/fuzz/fuzz_run $(BUILD)/fuzz/fuzz_sweep \
+             $(BUILD)/fuzz/fuzz_trace
 
 # A static pattern rule: its objects are not intermediate, so make keeps them between runs.
 $(FUZZ_BINS): $(BUILD)/fuzz/fuzz_%: $(FUZZ_OBJ) $(BUILD)/fuzz/tests/fuzz/fuzz_%.o
 	$(FUZZ_CC) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 # The CUnit suite "fuzz" replays the corpora and the regression inputs under ASan/UBSan.
-dfsim-test: $(BUILD)/test/tests/fuzz/fuzz_input.o $(BUILD)/test/tests/fuzz/fuzz_sweep_input.o
+dfsim-test: $(BUILD)/test/tests/fuzz/fuzz_input.o $(BUILD)/test/tests/fuzz/fuzz_sweep_input.o \
+            $(BUILD)/test/tests/fuzz/fuzz_trace_input.o
 
 fuzz: $(FUZZ_BINS)
 	@sh tools/fuzz.sh explore config $(FUZZ_SECONDS)
 	@sh tools/fuzz.sh explore run $(FUZZ_SECONDS)
 	@sh tools/fuzz.sh explore sweep $(FUZZ_SECONDS)
+	@sh tools/fuzz.sh explore trace $(FUZZ_SECONDS)
 
 test-fuzz: $(FUZZ_BINS)
 	@sh tools/test-group.sh commands test-fuzz \
 	    'sh tools/fuzz.sh check config $(FUZZ_RUNS) $(FUZZ_SEED)' \
 	    'sh tools/fuzz.sh check run $(FUZZ_RUN_RUNS) $(FUZZ_SEED)' \
-	    'sh tools/fuzz.sh check sweep $(FUZZ_SWEEP_RUNS) $(FUZZ_SEED)'
+	    'sh tools/fuzz.sh check sweep $(FUZZ_SWEEP_RUNS) $(FUZZ_SEED)' \
+	    'sh tools/fuzz.sh check trace $(FUZZ_TRACE_RUNS) $(FUZZ_SEED)'
 
 memcheck: dfsim
 	@sh tools/memcheck.sh

@@ -78,6 +78,16 @@ struct job_result {
     bool isolated;                  /* alone and slowdown were measured */
     struct job_result_alone alone;
     double slowdown_runtime, slowdown_message_latency;
+    /* a trace job: what its replay did (traffic/MODEL.md, "Trace jobs") */
+    bool traced;
+    struct job_result_trace {
+        int ranks;
+        double cycle_ns, runtime_ns;
+        uint64_t events, collectives, messages, bytes, control_messages, local_messages;
+        uint64_t requests, requests_completed;
+        uint64_t *compute, *communication, *waiting; /* owned: cycles of each rank */
+        uint64_t skipped[6];                          /* by enum trace_skip_kind */
+    } trace;
 };
 
 /* The run as a whole, when it has jobs: how long it lasted and whether sim.max_cycles cut it. */
@@ -96,6 +106,7 @@ struct job_result_view {
     uint64_t cycles, measured_cycles, max_cycles;
     bool capped;
     bool counts_decisions; /* the routing is ugal or ugal_g */
+    double cycle_ns;       /* sim.cycle_ns */
 };
 
 /* Fills out[0 .. n_jobs - 1] and run from a finished run with jobs. Returns 0 or -1 (memory);

@@ -119,6 +119,10 @@ extern const struct motif_ops motif_pingpong, motif_alltoall, motif_allreduce, m
     motif_broadcast, motif_broadcast_flat, motif_halo3d, motif_sweep3d, motif_uniform_exchange;
 extern const struct motif_ops motif_reduce;
 
+/* The allreduce motif's threshold in its settings (a job's slice of motif_allreduce.settings):
+ * a trace job's allreduce picks its algorithm by it too. */
+uint64_t motif_allreduce_threshold_of(const void *settings);
+
 /* For grid motifs: the process grid of `want` dimensions, from params.dims when given (their
  * product must be nranks) or else the most balanced factorisation of nranks, largest first
  * (as MPI_Dims_create). Returns 0, or -1 with err naming the motif. */

@@ -17,6 +17,7 @@ struct point_options {
     bool check_invariants;       /* --check */
     uint32_t check_every;        /* --check-every (0: every cycle) */
     volatile sig_atomic_t *stop; /* set by a signal: stop at the next cycle */
+    const char *trace_out;       /* record the jobs' messages as OTF2 traces there (NULL: no) */
 };
 
 /* How a point ended; on SIM_OK the result is filled (timing included). */

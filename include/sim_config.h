@@ -79,7 +79,8 @@ struct sim_config {
     char path[4096]; /* config file as given */
     struct config_sim {
         int64_t warmup_cycles, measure_cycles, seed, deadlock_cycles, max_cycles;
-        bool isolate; /* also run each closed-loop job alone */
+        bool isolate;    /* also run each closed-loop job alone */
+        double cycle_ns; /* the length of a cycle: trace timestamps, times in seconds */
     } sim;
     struct config_topology {
         int kind;        /* topology_registry */

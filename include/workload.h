@@ -24,6 +24,9 @@
 #include "traffic.h"
 
 struct network;
+struct trace_program;
+struct trace_replay;
+struct trace_writer;
 
 /* What the measurement window saw of one job. */
 struct job_stats {
@@ -65,8 +68,11 @@ struct workload_job {
     struct injection_process process;
     bool has_process;
     struct injection_calendar calendar; /* its ranks' next messages (when active) */
-    /* closed loop */
+    /* closed loop: a motif run, or a trace job's program and replay engine */
     struct motif_run *motif;
+    struct trace_program *trace_program;
+    struct trace_replay *trace;
+    struct trace_writer *recorder; /* its messages, recorded for --trace-out (NULL: not) */
     uint64_t start_cycle, end_cycle; /* end_cycle: 0 until done (never for an open-ended job) */
     /* open_ended: it restarts its iterations (a new motif run, seeded from motif_seeds) each
      * time it completes them while a closed-loop job without open_ended runs */
@@ -101,6 +107,7 @@ struct workload_message {
     uint8_t mode;           /* packet.mode of its packets */
     uint8_t selected;       /* app_aware: the selector's mode index (WORKLOAD_MODE_*) */
     uint64_t request_cycle; /* a response: when the request packet it answers was injected */
+    uint64_t bytes;         /* a request: of the job's message (for its trace recording) */
 };
 
 enum { WORKLOAD_MODE_DEFAULT, WORKLOAD_MODE_HIGH };
@@ -153,12 +160,20 @@ struct workload {
     bool started;       /* the closed-loop jobs have started (after the warm-up) */
     int running_closed; /* closed-loop jobs without open_ended not yet done */
     char error[512];    /* why a motif failed */
+    double record_cycle_ns; /* > 0: the jobs' messages are recorded (workload_record) */
 };
 
 /* Builds the jobs of the network's config on it (the placements the config check made);
  * isolate >= 0 keeps every job but that one silent. Returns the workload, or NULL with err. */
 struct workload *workload_create(struct network *net, int isolate, char *err, int err_len);
 void workload_destroy(struct workload *w);
+/* Records every job's messages from the start of the measurement on (dfsim run --trace-out);
+ * 0 or -1 (memory). */
+int workload_record(struct workload *w, const struct network *net);
+/* Writes each job's recording as an OTF2 trace DIR/JOBNAME (trace_writer.h), its ranks ending
+ * at cycle end. 0, or -1 with err. */
+int workload_write_traces(const struct workload *w, const char *dir, uint64_t end, char *err,
+                          size_t err_len);
 
 /* Phase 1 of a cycle: the jobs create their messages and packets, the NICs inject. */
 void workload_generate(struct workload *w, struct network *net);

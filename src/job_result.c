@@ -10,7 +10,9 @@
 #include "motif.h"
 #include "placement.h"
 #include "routing_ugal.h"
+#include "trace_job.h"
 #include "throttle.h"
+#include "trace_replay.h"
 #include "workload.h"
 
 static double job_result_ratio(double numerator, double denominator)
@@ -34,6 +36,8 @@ static void job_result_spread_of(const struct latency_histogram *h, struct job_r
 
 static const char *job_result_traffic(const struct config_job *job)
 {
+    if (trace_job_is(job))
+        return trace_job_settings.owner;
     if (job_is_closed_loop(job))
         return job_motif(job)->name;
     const struct pattern_ops *network = job_network_pattern(job);
@@ -71,6 +75,54 @@ static void job_result_loads(const struct job_result_view *run, const struct wor
     out->messages_sent = st->messages_created;
     out->messages_delivered = st->messages_delivered;
     job_result_spread_of(&st->message_latency, &out->message_latency);
+}
+
+/* A trace job: its replay's counts and each rank's times; one iteration, the whole trace. */
+static int job_result_trace(const struct workload_job *jb, double cycle_ns, struct job_result *out)
+{
+    const struct trace_replay *t = jb->trace;
+    const struct trace_program *p = jb->trace_program;
+    struct job_result_trace *tr = &out->trace;
+    int n = trace_replay_nranks(t);
+    out->traced = true;
+    out->closed = true;
+    out->finished = jb->end_cycle != 0;
+    out->iterations_completed = out->finished;
+    out->runtime_cycles = out->finished ? (double)(jb->end_cycle - jb->start_cycle) : 0;
+    out->node_cycles = out->runtime_cycles * jb->nranks;
+    out->iteration_cycles = (struct job_result_spread){
+        out->runtime_cycles, out->runtime_cycles, out->runtime_cycles, out->runtime_cycles,
+        out->runtime_cycles, out->runtime_cycles, out->runtime_cycles};
+    out->job_iteration_cycles = malloc(sizeof(uint64_t));
+    tr->compute = malloc((size_t)n * sizeof *tr->compute);
+    tr->communication = malloc((size_t)n * sizeof *tr->communication);
+    tr->waiting = malloc((size_t)n * sizeof *tr->waiting);
+    if (!out->job_iteration_cycles || !tr->compute || !tr->communication || !tr->waiting)
+        return -1;
+    out->job_iterations = out->finished;
+    out->job_iteration_cycles[0] = (uint64_t)out->runtime_cycles;
+    tr->ranks = n;
+    tr->cycle_ns = cycle_ns;
+    tr->runtime_ns = out->runtime_cycles * cycle_ns;
+    for (int k = 0; k < TRACE_EV_COUNT; k++)
+        tr->events += p->events[k];
+    for (int k = 0; k < TRACE_SKIP_COUNT; k++)
+        tr->skipped[k] = p->skipped[k];
+    tr->collectives = p->collectives;
+    for (int32_t r = 0; r < n; r++) {
+        struct trace_rank_times times;
+        trace_replay_rank_times(t, r, &times);
+        tr->compute[r] = times.compute;
+        tr->communication[r] = times.communication;
+        tr->waiting[r] = times.waiting;
+        tr->messages += trace_replay_messages_sent(t, r);
+        tr->bytes += trace_replay_bytes_sent(t, r);
+    }
+    tr->control_messages = trace_replay_control_messages(t);
+    tr->local_messages = trace_replay_local_messages(t);
+    tr->requests = trace_replay_requests(t);
+    tr->requests_completed = trace_replay_requests_completed(t);
+    return 0;
 }
 
 static int job_result_iterations(const struct workload_job *jb, struct job_result *out)
@@ -148,6 +200,8 @@ static int job_result_of(const struct job_result_view *run, int j, struct job_re
                                              (double)(jb->mode_packets[0] + jb->mode_packets[1]));
     workload_throttle_rates(run->workload, j, run->cycles, &out->throttle_final_rate,
                             &out->throttle_mean_rate);
+    if (jb->trace)
+        return job_result_trace(jb, run->cycle_ns, out);
     return jb->closed ? job_result_iterations(jb, out) : 0;
 }
 
@@ -175,6 +229,9 @@ void job_results_free(struct job_result *jobs, int n)
         free(jobs[j].ranks_to_nodes);
         jobs[j].ranks_to_nodes = NULL;
         free(jobs[j].job_iteration_cycles);
+        free(jobs[j].trace.compute);
+        free(jobs[j].trace.communication);
+        free(jobs[j].trace.waiting);
         jobs[j].job_iteration_cycles = NULL;
     }
 }

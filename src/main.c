@@ -27,6 +27,7 @@
 #include "sweep_cli.h"
 #include "text_file.h"
 #include "topology.h"
+#include "trace_job.h"
 #include "version.h"
 
 enum main_exit { EXIT_OK = 0, EXIT_OTHER = 1, EXIT_BAD_INPUT = 2, EXIT_SIM_FAILED = 3 };
@@ -45,11 +46,13 @@ struct cli {
     bool check;       /* run: verify the model's invariants every cycle (exit 3 if broken) */
     long check_every; /* run: ... only every that many cycles (0: every cycle) */
     bool origins;     /* info: also where each written setting got its value */
+    const char *trace_out; /* run: record every job's messages as OTF2 traces there */
 };
 
 static const char main_synopsis[] =
     "usage: dfsim run CONFIG [-o OUT.json] [--set KEY=VALUE]... [--quiet] [--fairness]\n"
     "                 [--check] [--check-every K] [--isolate] [--packet-log FILE]\n"
+    "                 [--trace-out DIR]\n"
     "       dfsim run RESULT.json [-o OUT.json] [--set KEY=VALUE]...\n"
     "       dfsim info CONFIG|RESULT.json [--set KEY=VALUE]... [--origins]\n"
     "       dfsim schema --json | --markdown\n"
@@ -88,6 +91,8 @@ static const char main_options[] =
     "      --isolate         run: also run each closed-loop job alone (same placement\n"
     "                        and seeds) and report its slowdown (= --set\n"
     "                        sim.isolate=true)\n"
+    "      --trace-out DIR   run: record each job's messages as an OTF2 trace\n"
+    "                        DIR/JOBNAME/traces.otf2 (replayable with jobs.NAME.trace)\n"
     "      --packet-log FILE run: write the path and per-hop times of packets as JSON\n"
     "                        lines (= --set stats.packet_log=FILE, FILE relative to\n"
     "                        here; which packets: stats.packet_log_fraction and\n"
@@ -222,6 +227,11 @@ static int main_parse_options(int argc, char **argv, struct cli *cli)
                 return cli_bad_usage(&main_usage, "%s needs a file name", arg);
             if (main_packet_log_override(value, cli) != 0)
                 return cli_bad_usage(&main_usage, "%s: '%s': the path is too long", arg, value);
+        } else if (strcmp(cli->command, "run") == 0 &&
+                   cli_option_value(argv, argc, &i, "--trace-out", "--trace-out", &value)) {
+            if (!value || !value[0])
+                return cli_bad_usage(&main_usage, "%s needs a directory", arg);
+            cli->trace_out = value;
         } else if (strcmp(cli->command, "run") == 0 && strcmp(arg, "--isolate") == 0) {
             cli->overrides[cli->n_overrides++] = "sim.isolate=true";
         } else if (strcmp(cli->command, "run") == 0 &&
@@ -488,6 +498,7 @@ static int main_simulate(struct sim_config *cfg, const struct cli *cli, const ch
         .check_invariants = cli->check,
         .check_every = (uint32_t)cli->check_every,
         .stop = &main_signal,
+        .trace_out = cli->trace_out,
     };
     struct result res;
     struct point_outcome outcome;
@@ -626,7 +637,9 @@ static void main_print_jobs(const struct sim_config *cfg)
         const struct config_job *job = &cfg->jobs[j];
         printf("job        %s: %d nodes (%s), ", job->name, job->nodes,
                placement_registry[job->placement]->name);
-        if (job_is_closed_loop(job))
+        if (trace_job_is(job))
+            printf("trace %s", trace_job_settings_of(job)->trace);
+        else if (job_is_closed_loop(job))
             printf("motif %s, %d iterations", job_motif(job)->name, job->iterations);
         else
             printf("pattern %s at %.4f phits/node/cycle",

@@ -22,6 +22,13 @@ static struct sim *point_simulate(const struct sim_config *cfg, int isolate,
         snprintf(out->message, sizeof out->message, "%s", err);
         return NULL;
     }
+    if (isolate < 0 && opt->trace_out && sim->workload &&
+        workload_record(sim->workload, &sim->net) != 0) {
+        sim_destroy(sim);
+        out->status = SIM_NOMEM;
+        snprintf(out->message, sizeof out->message, "out of memory (--trace-out)");
+        return NULL;
+    }
     sim->stop = opt->stop;
     sim->check_invariants = opt->check_invariants;
     sim->check_every = opt->check_every;
@@ -101,6 +108,12 @@ enum sim_status point_run(const struct sim_config *cfg, const struct point_optio
     if (sim_close_packet_log(sim, status == SIM_OK, err, sizeof err) != 0 && status == SIM_OK) {
         out->status = status = SIM_NOMEM;
         snprintf(out->message, sizeof out->message, "%s", err);
+    }
+    if (status == SIM_OK && opt->trace_out && sim->workload &&
+        workload_write_traces(sim->workload, opt->trace_out, sim->net.cycle, err, sizeof err) !=
+            0) {
+        out->status = status = SIM_NOMEM;
+        snprintf(out->message, sizeof out->message, "--trace-out: %s", err);
     }
     if (status == SIM_OK && sim_summarize(sim, res) != 0) {
         out->status = status = SIM_NOMEM;

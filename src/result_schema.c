@@ -542,6 +542,80 @@ static const struct result_section result_job_selector_section = {
     "job_selector", "struct job_result", result_job_selector_fields,
     RESULT_SCHEMA_COUNT(result_job_selector_fields)};
 
+static bool result_schema_not_traced(const void *job)
+{
+    return !((const struct job_result *)job)->traced;
+}
+
+static const struct result_field result_job_trace_skipped_fields[] = {
+    {"one_sided", RESULT_COUNT, "events", "RMA records (one-sided communication)",
+     RESULT_AT(struct job_result_trace, skipped[0])},
+    {"io", RESULT_COUNT, "events", "I/O records", RESULT_AT(struct job_result_trace, skipped[1])},
+    {"threads", RESULT_COUNT, "events",
+     "thread and OpenMP records, and every record of a location that is not a rank",
+     RESULT_AT(struct job_result_trace, skipped[2])},
+    {"request_test_cancel", RESULT_COUNT, "events",
+     "MPI_REQUEST_TEST and MPI_REQUEST_CANCELLED (a cancelled request's call is dropped)",
+     RESULT_AT(struct job_result_trace, skipped[3])},
+    {"metric_parameter", RESULT_COUNT, "events", "metric and parameter records",
+     RESULT_AT(struct job_result_trace, skipped[4])},
+    {"other", RESULT_COUNT, "events",
+     "every other record not modelled (buffer flushes, calling contexts, program begin/end, "
+     "communicator events, non-blocking collective requests)",
+     RESULT_AT(struct job_result_trace, skipped[5])},
+};
+
+static const struct result_section result_job_trace_skipped_section = {
+    "job_trace_skipped", "struct job_result_trace", result_job_trace_skipped_fields,
+    RESULT_SCHEMA_COUNT(result_job_trace_skipped_fields)};
+
+static const void *result_schema_locate_trace(const void *job)
+{
+    return &((const struct job_result *)job)->trace;
+}
+
+static const struct result_field result_job_trace_fields[] = {
+    {"ranks", RESULT_COUNT, "ranks", "the trace's ranks (on the job's first nodes)",
+     RESULT_AT(struct job_result_trace, ranks)},
+    {"cycle_ns", RESULT_NUMBER, "ns", "sim.cycle_ns: the length of a cycle",
+     RESULT_AT(struct job_result_trace, cycle_ns)},
+    {"runtime_ns", RESULT_NUMBER, "ns", "runtime_cycles * cycle_ns (0 if capped)",
+     RESULT_AT(struct job_result_trace, runtime_ns)},
+    {"events", RESULT_COUNT, "events", "records read from the trace's event files",
+     RESULT_AT(struct job_result_trace, events)},
+    {"collectives", RESULT_COUNT, "calls", "collective calls decomposed (one per rank and call)",
+     RESULT_AT(struct job_result_trace, collectives)},
+    {"messages", RESULT_COUNT, "messages",
+     "application messages sent (point to point and collectives' parts)",
+     RESULT_AT(struct job_result_trace, messages)},
+    {"bytes", RESULT_COUNT, "bytes", "their bytes", RESULT_AT(struct job_result_trace, bytes)},
+    {"control_messages", RESULT_COUNT, "messages",
+     "rendezvous requests and clear-to-sends (messages of at least eager_bytes)",
+     RESULT_AT(struct job_result_trace, control_messages)},
+    {"local_messages", RESULT_COUNT, "messages",
+     "messages a rank sent to itself (no network)",
+     RESULT_AT(struct job_result_trace, local_messages)},
+    {"requests", RESULT_COUNT, "requests", "requests opened (sends and receives)",
+     RESULT_AT(struct job_result_trace, requests)},
+    {"requests_completed", RESULT_COUNT, "requests", "of those, completed",
+     RESULT_AT(struct job_result_trace, requests_completed)},
+    {"compute_cycles", RESULT_COUNT_ARRAY, "cycles",
+     "each rank's compute: the time between its MPI calls, x compute_scale",
+     RESULT_ARRAY_AT(struct job_result_trace, compute, ranks)},
+    {"communication_cycles", RESULT_COUNT_ARRAY, "cycles",
+     "each rank's time blocked in a wait after its peer reached the matching call",
+     RESULT_ARRAY_AT(struct job_result_trace, communication, ranks)},
+    {"waiting_cycles", RESULT_COUNT_ARRAY, "cycles",
+     "each rank's time blocked in a wait before its peer reached the matching call",
+     RESULT_ARRAY_AT(struct job_result_trace, waiting, ranks)},
+    {"skipped", RESULT_OBJECT, "events", "records the replay does not model, by kind",
+     .section = &result_job_trace_skipped_section},
+};
+
+static const struct result_section result_job_trace_section = {
+    "job_trace", "struct job_result_trace", result_job_trace_fields,
+    RESULT_SCHEMA_COUNT(result_job_trace_fields)};
+
 static const struct result_field result_job_fields[] = {
     {"name", RESULT_STRING, "", "the job's name", RESULT_AT(struct job_result, name)},
     {"kind", RESULT_STRING, "", "\"closed loop\" (a motif) or \"open loop\" (a pattern)",
@@ -618,6 +692,9 @@ static const struct result_field result_job_fields[] = {
      "nodes * runtime_cycles; null if capped or open_ended",
      RESULT_AT(struct job_result, node_cycles), .null_when = result_schema_unfinished,
      .absent_when = result_schema_open_loop, .absent_meaning = "for open-loop jobs"},
+    {"replay", RESULT_OBJECT, "", "its trace's replay (traffic/MODEL.md, \"Trace jobs\")",
+     .section = &result_job_trace_section, .locate = result_schema_locate_trace,
+     .absent_when = result_schema_not_traced, .absent_meaning = "unless jobs.NAME.trace"},
     {"alone", RESULT_OBJECT, "",
      "the same job run alone: same placement and seeds, every other job silent",
      .section = &result_job_alone_section, .locate = result_schema_locate_alone,

@@ -23,7 +23,7 @@ static const char schema_cli_help[] =
 
 /* ---- JSON ---- */
 
-#define SCHEMA_CLI_SECTIONS_MAX 32
+#define SCHEMA_CLI_SECTIONS_MAX 64
 
 /* The sections of the document in order of first use, each once. */
 struct schema_cli_sections {

@@ -35,6 +35,9 @@ static const struct setting config_sim_rows[] = {
     SETTING_BOOL_ROW(struct config_sim, "isolate", isolate, 0,
                      "with closed-loop jobs: also run each alone (same placement and seeds) and "
                      "report its slowdown (dfsim run --isolate)"),
+    SETTING_QUIET_NUMBER(struct config_sim, SETTING_DOUBLE, "cycle_ns", cycle_ns, 1, 0.001, 1e6,
+                         "nanoseconds of a cycle: converts trace timestamps to cycles and "
+                         "traces written by --trace-out back"),
 };
 
 static const struct setting config_links_rows[] = {

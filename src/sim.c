@@ -467,6 +467,7 @@ int sim_job_results(const struct sim *sim, struct job_result *out, struct job_re
         .max_cycles = (uint64_t)sim->cfg->sim.max_cycles,
         .capped = sim->capped,
         .counts_decisions = sim_counts_decisions(sim),
+        .cycle_ns = sim->cfg->sim.cycle_ns,
     };
     return job_results_summarize(&of, out, run);
 }

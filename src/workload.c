@@ -9,6 +9,8 @@
 
 #include "job_config.h"
 #include "network.h"
+#include "trace_job.h"
+#include "trace_writer.h"
 
 /* ---- messages ---- */
 
@@ -124,6 +126,9 @@ static int workload_send(struct workload *w, struct network *net, int job, int32
         jb->stats.messages_created++;
         jb->stats.offered_phits += packets * (uint64_t)net->packet_size;
     }
+    if (jb->recorder && trace_writer_send(jb->recorder, src, dst, bytes, net->cycle) != 0)
+        net->status = SIM_NOMEM;
+    m->bytes = bytes;
     struct workload_nic *nic = &w->nic[m->src_node];
     workload_nic_append(w, m->src_node, &nic->head, &nic->tail, index);
     return 0;
@@ -172,6 +177,43 @@ static void workload_motif_send(void *ctx, int32_t src, int32_t dst, uint64_t by
     struct workload_motif_send *s = ctx;
     workload_send(s->w, s->net, s->job, src, dst, job_message_packets(s->net->cfg, bytes), bytes,
                   tag);
+}
+
+/* ---- the engine of a closed-loop job: its motif run or its trace replay ---- */
+
+static void closed_start(struct workload_job *jb, uint64_t now)
+{
+    if (jb->trace)
+        trace_replay_start(jb->trace, now);
+    else
+        motif_run_start(jb->motif, now);
+}
+
+static uint64_t closed_next_wake(const struct workload_job *jb)
+{
+    return jb->trace ? trace_replay_next_wake(jb->trace) : motif_run_next_wake(jb->motif);
+}
+
+static void closed_sent(struct workload_job *jb, int32_t src, uint32_t tag, uint64_t now)
+{
+    if (jb->trace)
+        trace_replay_sent(jb->trace, src, tag, now);
+    else
+        motif_run_sent(jb->motif, src, tag, now);
+}
+
+static void closed_delivered(struct workload_job *jb, int32_t src, int32_t dst, uint32_t tag,
+                             uint64_t now)
+{
+    if (jb->trace)
+        trace_replay_delivered(jb->trace, src, dst, tag, now);
+    else
+        motif_run_delivered(jb->motif, src, dst, tag, now);
+}
+
+static bool closed_done(const struct workload_job *jb)
+{
+    return jb->trace ? trace_replay_done(jb->trace) : motif_run_done(jb->motif);
 }
 
 /* ---- creating the jobs ---- */
@@ -271,6 +313,25 @@ static int workload_closed_loop(const struct network *net, struct workload_job *
     return 0;
 }
 
+/* A trace job: its program (read again: the config check read it) and replay engine. */
+static int workload_trace(const struct network *net, struct workload_job *jb, char *err,
+                          int err_len)
+{
+    char why[900] = "";
+    struct trace_replay_params params;
+    trace_job_params(net->cfg, jb->cfg, &params);
+    jb->trace_program = calloc(1, sizeof *jb->trace_program);
+    if (!jb->trace_program ||
+        trace_job_program(net->cfg, jb->cfg, jb->trace_program, why, sizeof why) != 0 ||
+        !(jb->trace = trace_replay_create(jb->trace_program, &params, why, sizeof why))) {
+        snprintf(err, (size_t)err_len, "job '%s': %s", jb->cfg->name,
+                 why[0] ? why : "out of memory");
+        return -1;
+    }
+    jb->closed = true;
+    return 0;
+}
+
 /* A throttled job's nodes get their token buckets (the array is made for the first one). */
 static int workload_throttle_job(struct workload *w, struct network *net, struct workload_job *jb)
 {
@@ -302,8 +363,9 @@ static int workload_jobs(struct workload *w, struct network *net, int isolate, c
             w->node_job[jb->rank_node[r]] = j;
             w->node_rank[jb->rank_node[r]] = r;
         }
-        int rc = job_is_closed_loop(jb->cfg) ? workload_closed_loop(net, jb, j, err, err_len)
-                                             : workload_open_loop(w, net, jb, j, err, err_len);
+        int rc = trace_job_is(jb->cfg)        ? workload_trace(net, jb, err, err_len)
+                 : job_is_closed_loop(jb->cfg) ? workload_closed_loop(net, jb, j, err, err_len)
+                                               : workload_open_loop(w, net, jb, j, err, err_len);
         if (rc)
             return -1;
         /* Alone, an open-ended job runs one round, as a job without open_ended: the
@@ -392,6 +454,11 @@ void workload_destroy(struct workload *w)
             injection_process_destroy(&jb->process);
         injection_calendar_free(&jb->calendar);
         motif_run_destroy(jb->motif);
+        trace_replay_destroy(jb->trace);
+        if (jb->trace_program)
+            trace_program_free(jb->trace_program);
+        free(jb->trace_program);
+        trace_writer_destroy(jb->recorder);
         latency_histogram_free(&jb->stats.packet_latency);
         latency_histogram_free(&jb->stats.message_latency);
     }
@@ -406,6 +473,32 @@ void workload_destroy(struct workload *w)
     free(w->selector);
     free(w->messages);
     free(w);
+}
+
+int workload_record(struct workload *w, const struct network *net)
+{
+    w->record_cycle_ns = net->cfg->sim.cycle_ns;
+    for (int j = 0; j < w->n_jobs; j++) {
+        struct workload_job *jb = &w->jobs[j];
+        jb->recorder = trace_writer_create(jb->nranks, w->record_cycle_ns,
+                                           (uint64_t)net->cfg->sim.warmup_cycles);
+        if (!jb->recorder)
+            return -1;
+    }
+    return 0;
+}
+
+int workload_write_traces(const struct workload *w, const char *dir, uint64_t end, char *err,
+                          size_t err_len)
+{
+    for (int j = 0; j < w->n_jobs; j++) {
+        const struct workload_job *jb = &w->jobs[j];
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, jb->cfg->name);
+        if (jb->recorder && trace_writer_write(jb->recorder, path, end, err, err_len) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* ---- every cycle ---- */
@@ -548,7 +641,7 @@ static void workload_job_restart(struct workload_job *jb, struct network *net)
 static void workload_job_check_done(struct workload *w, struct workload_job *jb,
                                     struct network *net)
 {
-    if (!motif_run_done(jb->motif) || jb->end_cycle)
+    if (!closed_done(jb) || jb->end_cycle)
         return;
     if (!jb->open_ended) {
         jb->end_cycle = net->cycle;
@@ -561,12 +654,14 @@ static void workload_job_check_done(struct workload *w, struct workload_job *jb,
 static void workload_closed_loop_cycle(struct workload *w, struct network *net, int j)
 {
     struct workload_job *jb = &w->jobs[j];
-    if (jb->end_cycle || motif_run_next_wake(jb->motif) > net->cycle)
+    if (jb->end_cycle || closed_next_wake(jb) > net->cycle)
         return;
     struct workload_motif_send ctx = {w, net, j};
-    if (motif_run_advance(jb->motif, net->cycle, workload_motif_send, &ctx) != 0) {
+    if (jb->trace ? trace_replay_advance(jb->trace, net->cycle, workload_motif_send, &ctx) != 0
+                  : motif_run_advance(jb->motif, net->cycle, workload_motif_send, &ctx) != 0) {
         snprintf(net->message, sizeof net->message, "cycle %" PRIu64 ": job '%s': %s", net->cycle,
-                 jb->cfg->name, motif_run_error(jb->motif));
+                 jb->cfg->name,
+                 jb->trace ? trace_replay_error(jb->trace) : motif_run_error(jb->motif));
         net->status = SIM_INVARIANT;
     }
     workload_job_check_done(w, jb, net);
@@ -701,7 +796,7 @@ static void workload_start_closed(struct workload *w, struct network *net)
     for (int j = 0; j < w->n_jobs; j++) {
         struct workload_job *jb = &w->jobs[j];
         if (jb->closed && jb->active) {
-            motif_run_start(jb->motif, net->cycle);
+            closed_start(jb, net->cycle);
             jb->start_cycle = net->cycle;
         }
     }
@@ -745,8 +840,11 @@ void workload_packet_injected(struct workload *w, struct network *net, uint32_t 
         return;
     struct workload_message *m = &w->messages[tag - 1];
     /* A send of a job with responses completes when its responses are in (message_answered). */
+    if (m->injected + 1 == m->packets && !m->request && jb->recorder &&
+        trace_writer_left(jb->recorder, m->src_rank, net->cycle) != 0)
+        net->status = SIM_NOMEM;
     if (++m->injected == m->packets && jb->closed && !jb->response_packets) {
-        motif_run_sent(jb->motif, m->src_rank, m->tag, net->cycle);
+        closed_sent(jb, m->src_rank, m->tag, net->cycle);
         workload_job_check_done(w, jb, net);
     }
 }
@@ -773,7 +871,7 @@ static void workload_response_done(struct workload *w, struct network *net, uint
     if (++r->answered < r->packets)
         return;
     if (jb->closed) {
-        motif_run_sent(jb->motif, r->src_rank, r->tag, net->cycle);
+        closed_sent(jb, r->src_rank, r->tag, net->cycle);
         workload_job_check_done(w, jb, net);
     }
     workload_message_free(w, request);
@@ -792,8 +890,12 @@ static void workload_message_done(struct workload *w, struct network *net, uint3
         if (latency_histogram_add(&jb->stats.message_latency, net->cycle - m->created))
             net->status = SIM_NOMEM;
     }
+    if (jb->recorder &&
+        trace_writer_received(jb->recorder, m->src_rank, m->dst_rank, m->bytes, m->created,
+                              net->cycle) != 0)
+        net->status = SIM_NOMEM;
     if (jb->closed) {
-        motif_run_delivered(jb->motif, m->src_rank, m->dst_rank, m->tag, net->cycle);
+        closed_delivered(jb, m->src_rank, m->dst_rank, m->tag, net->cycle);
         workload_job_check_done(w, jb, net);
     }
     if (!jb->response_packets) /* else freed with its last answer */
@@ -909,7 +1011,7 @@ uint64_t workload_next_activity(const struct workload *w, const struct network *
             next = fires < next ? fires : next;
             continue;
         }
-        uint64_t wake = w->started ? motif_run_next_wake(jb->motif)
+        uint64_t wake = w->started ? closed_next_wake(jb)
                                    : (uint64_t)net->cfg->sim.warmup_cycles; /* they start then */
         next = wake < next ? wake : next;
     }
@@ -930,7 +1032,10 @@ double workload_progress(const struct workload *w)
         const struct workload_job *jb = &w->jobs[j];
         if (!jb->closed || !jb->active || jb->end_cycle || jb->open_ended)
             continue;
-        double done = (double)motif_run_iterations_completed(jb->motif) / jb->cfg->iterations;
+        double done = jb->trace ? (double)trace_replay_ops_done(jb->trace) /
+                                      (double)(trace_replay_ops_total(jb->trace) + 1)
+                                : (double)motif_run_iterations_completed(jb->motif) /
+                                      jb->cfg->iterations;
         if (done < least)
             least = done;
     }
@@ -944,8 +1049,7 @@ bool workload_stuck(const struct workload *w, const struct network *net, char *w
         return false;
     for (int j = 0; j < w->n_jobs; j++) {
         const struct workload_job *jb = &w->jobs[j];
-        if (jb->closed && jb->active && !jb->end_cycle &&
-            motif_run_next_wake(jb->motif) != UINT64_MAX)
+        if (jb->closed && jb->active && !jb->end_cycle && closed_next_wake(jb) != UINT64_MAX)
             return false;
     }
     for (int j = 0; j < w->n_jobs; j++) {
@@ -953,6 +1057,14 @@ bool workload_stuck(const struct workload *w, const struct network *net, char *w
         if (!jb->closed || !jb->active || jb->end_cycle)
             continue;
         char ranks[700];
+        if (jb->trace) {
+            int waiting = trace_replay_describe_waiting(jb->trace, ranks, sizeof ranks);
+            snprintf(why, len,
+                     "deadlock: job '%s' (trace %s) waits on its own dependencies with nothing "
+                     "in the network at cycle %" PRIu64 ": %d ranks wait: %s",
+                     jb->cfg->name, trace_job_settings_of(jb->cfg)->trace, net->cycle, waiting, ranks);
+            return true;
+        }
         int waiting = motif_run_describe_waiting(jb->motif, ranks, sizeof ranks);
         snprintf(why, len,
                  "deadlock: job '%s' (motif %s) waits on its own dependencies with nothing in "

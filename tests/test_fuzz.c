@@ -73,6 +73,7 @@ static void test_fuzz_corpus(void)
     CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/corpus", fuzz_config_input) >= 50);
     CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/corpus", fuzz_run_input) >= 50);
     CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/corpus_sweep", fuzz_sweep_input) >= 20);
+    CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/corpus_trace", fuzz_trace_input) >= 10);
 }
 
 /* The harness itself: a file plus --set pieces, and a broken property is reported. */

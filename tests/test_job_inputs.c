@@ -215,9 +215,9 @@ static const struct job_input job_inputs[] = {
      "this job does not read it (expected only what it reads: motif 'alltoall' reads "
      "iterations, compute_cycles, open_ended, message_bytes"},
     {ONE("nodes = 4;"), NULL, 2, 4, "jobs.a.pattern",
-     "a job has either a pattern (open loop) or a motif (closed loop)"},
+     "a job has either a pattern (open loop), a motif or a trace (closed loop)"},
     {ONE("nodes = 4; pattern = \"uniform\"; motif = \"barrier\";"), NULL, 2, 4, "jobs.a.pattern",
-     "a job has either a pattern (open loop) or a motif (closed loop)"},
+     "a job has either a pattern (open loop), a motif or a trace (closed loop)"},
     {"topology = { p = 2; a = 4; h = 2; };\nsim = { warmup_cycles = 5000;\n max_cycles = 4000; };\n"
      "jobs = ( { name = \"a\"; nodes = 4; motif = \"barrier\"; } );\n",
      NULL, 2, 3, "sim.max_cycles",

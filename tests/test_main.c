@@ -42,6 +42,7 @@ static const struct {
     {"config_include", test_config_include_register},
     {"core_layers", test_core_layers_register},
     {"plugin_layers", test_plugin_layers_register},
+    {"trace", test_trace_register},
 };
 
 int main(int argc, char **argv)

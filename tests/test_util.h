@@ -39,6 +39,7 @@ int test_config_include_register(void);
 int test_core_layers_register(void);
 int test_plugin_layers_register(void);
 int test_observe_register(void);
+int test_trace_register(void);
 
 /* A config with defaults and the given overrides ("topology.h=2", ...) applied in order,
  * validated; aborts the test run on error. */

@@ -12,7 +12,9 @@
 # one would not. aries_a2a_bg's is half the time of an earlier build (about 34 s here);
 # jobs_halves_0.4 has no fixed target.
 # aries_a2a_bg is closed loop: it runs until its alltoall is done (COMMON's measure_cycles do
-# not apply), its warm-up that of the config.
+# not apply), its warm-up that of the config. trace_a2a_bg is the same run with the alltoall
+# replayed from its own recording (dfsim run --trace-out, made first in the scratch folder):
+# the replay engine's cost beside the motif engine's on the same messages.
 COMMON="sim.warmup_cycles=10000 sim.measure_cycles=15000"
 H6=conf/paper_h6.cfg
 H3="topology.p=3 topology.a=6 topology.h=3"
@@ -33,6 +35,7 @@ jobs_halves_0.4|conf/jobs/halves.cfg||
 dfplus_un_fpar_0.4|conf/dragonfly_plus_3456.cfg|traffic.pattern=uniform traffic.load=0.4 routing.mechanism=fpar|rcps>=3500000
 un_min_0.4_h16|$H6|$H16 traffic.pattern=uniform traffic.load=0.4|wall<=300 mem<=1024
 aries_a2a_bg|conf/jobs/aries_alltoall.cfg|sim.warmup_cycles=2000|wall<=17
+trace_a2a_bg|@TMP@/trace_alltoall.cfg|sim.warmup_cycles=2000|
 "
 # `make bench BENCH=name1,name2` runs only those; BENCH_REPEAT=N (3) runs of each benchmark
 # that has targets, the fastest reported (wall time on a shared machine varies by +-20 %).
@@ -98,10 +101,32 @@ print("MISS (%s)" % " ".join(missed) if missed else "PASS (%s)" % sys.argv[4])
 ' "$1" "$2" "$3" "$4"
 }
 
+# The recording trace_a2a_bg replays, and its config (the alltoall job a trace job).
+trace_prepare() {
+    "$DFSIM" run conf/jobs/aries_alltoall.cfg --quiet --set sim.warmup_cycles=2000 \
+        --trace-out "$tmp/rec" -o "$tmp/rec.json" >"$tmp/rec.log" 2>&1 || return 1
+    cat >"$tmp/trace_alltoall.cfg" <<EOF
+@include "$PWD/conf/jobs/aries_alltoall.cfg"
+jobs = (
+    { name = "a2a"; nodes = 64; placement = "random_nodes"; trace = "rec/a2a/traces.otf2"; },
+    { name = "bg"; nodes = 1024; placement = "random_nodes"; pattern = "uniform"; load = 0.3; }
+);
+EOF
+}
+case ",$ONLY," in ",,"|*",trace_a2a_bg,"*)
+    trace_prepare || {
+        echo "bench: recording the alltoall for trace_a2a_bg failed:" >&2
+        cat "$tmp/rec.log" >&2
+        exit 1
+    }
+    ;;
+esac
+
 row benchmark "wall s" "cycles/s" "router-cycles/s" "peak MiB" "target"
 echo "$BENCHMARKS" | while IFS='|' read -r name config settings targets; do
     [ -n "$name" ] || continue
     case ",$ONLY," in ",,"|*",$name,"*) ;; *) continue ;; esac
+    config=$(echo "$config" | sed "s|@TMP@|$tmp|")
     set --
     for kv in $COMMON $settings; do
         set -- "$@" --set "$kv"

@@ -30,6 +30,11 @@ packages() {
         want libconfig-dev 'pkg-config --exists libconfig'
         want libcjson-dev 'pkg-config --exists libcjson'
         want libcunit1-dev 'pkg-config --exists cunit'
+        # trace jobs: the OTF2 library, otf2-print (the tests compare counts with it) and the
+        # Python writer of the tests' traces
+        want libotf2-trace-dev 'pkg-config --exists otf2'
+        want otf2-tools 'command -v otf2-print'
+        want python3-otf2 "/usr/bin/python3 -c 'import otf2'"
         want time '[ -x /usr/bin/time ]'
         want python3-matplotlib "/usr/bin/python3 -c 'import matplotlib'"
         want python3-pandas "/usr/bin/python3 -c 'import pandas'"

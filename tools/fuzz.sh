@@ -3,7 +3,8 @@
 # crashes: TARGET config (the config loader and --set: tests/fuzz/corpus, regressions), run
 # (short runs of the small configs accepted, invariants checked: tests/fuzz/corpus,
 # regressions_run) or sweep (the sweep loader and grid expansion: tests/fuzz/corpus_sweep,
-# regressions_sweep).
+# regressions_sweep) or trace (the trace reader and replay, a file of the coverage trace replaced
+# by the input: tests/fuzz/corpus_trace).
 #
 #   sh tools/fuzz.sh explore TARGET SECONDS   (make fuzz) a random seed for SECONDS; new
 #                                             interesting inputs go to build/fuzz/TARGET/corpus,
@@ -18,8 +19,8 @@
 # libconfig 1.5 is suppressed by tools/lsan.supp (by library file name: no symbolizer needed).
 
 usage() {
-    echo "usage: sh tools/fuzz.sh explore config|run|sweep [SECONDS]" >&2
-    echo "       sh tools/fuzz.sh check config|run|sweep [RUNS] [SEED]" >&2
+    echo "usage: sh tools/fuzz.sh explore config|run|sweep|trace [SECONDS]" >&2
+    echo "       sh tools/fuzz.sh check config|run|sweep|trace [RUNS] [SEED]" >&2
     exit 2
 }
 
@@ -29,6 +30,7 @@ case $target in
 config) seeds="tests/fuzz/corpus tests/fuzz/regressions" ;;
 run) seeds="tests/fuzz/corpus tests/fuzz/regressions_run" ;;
 sweep) seeds="tests/fuzz/corpus_sweep tests/fuzz/regressions_sweep" ;;
+trace) seeds="tests/fuzz/corpus_trace" ;;
 *) usage ;;
 esac
 bin=build/fuzz/fuzz_$target

@@ -33,6 +33,13 @@ int fuzz_run_input(const uint8_t *data, size_t size, char *why, size_t why_len);
  * Returns 0, or -1 with the broken property in why. */
 int fuzz_sweep_input(const uint8_t *data, size_t size, char *why, size_t why_len);
 
+/* The input's first byte picks a file of the coverage trace (tests/data), the rest replaces it
+ * in a private copy: the anchor, the definitions, or a location's events or definitions. A
+ * refusal names the anchor file; an accepted trace whose receives all have their sends replays
+ * on an instant network to its end, or stops with a message naming why. Returns 0, or -1 with
+ * the broken property in why. */
+int fuzz_trace_input(const uint8_t *data, size_t size, char *why, size_t why_len);
+
 typedef int (*fuzz_harness)(const uint8_t *data, size_t size, char *why, size_t why_len);
 
 /* The body of a libFuzzer entry point: runs the harness on the input and aborts, printing

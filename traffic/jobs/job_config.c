@@ -12,6 +12,7 @@
 #include "routing.h"
 #include "sim_config.h"
 #include "throttle.h"
+#include "trace_job.h"
 #include "traffic.h"
 #include "ugal_preset.h"
 
@@ -65,7 +66,7 @@ const struct motif_ops *job_motif(const struct config_job *job)
 
 bool job_is_closed_loop(const struct config_job *job)
 {
-    return job->motif > 0;
+    return job->motif > 0 || trace_job_is(job);
 }
 
 /* ---- the settings ---- */
@@ -170,7 +171,8 @@ static const struct setting job_rows[] = {
 static const struct setting_table job_table = {
     "jobs", NULL, job_rows, (int)(sizeof job_rows / sizeof job_rows[0]), 0, job_check};
 
-const struct setting_table *const job_config_tables[] = {&job_table, &motif_grid_table, NULL};
+const struct setting_table *const job_config_tables[] = {&job_table, &motif_grid_table,
+                                                         &trace_job_settings, NULL};
 
 /* ---- what a job reads ---- */
 
@@ -260,6 +262,8 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
                                          "intensity", NULL};
     static const char *const open_loop[] = {"load", "process", "message_bytes", NULL};
     static const char *const closed_loop[] = {"iterations", "compute_cycles", "open_ended", NULL};
+    if (trace_job_chooses(key))
+        return true;
     if (strcmp(key, "throttle") == 0)
         return true;
     if (strncmp(key, "selector_", 9) == 0) {
@@ -290,6 +294,22 @@ bool job_reads(const struct config_job *job, const char *key, char *why, size_t 
         return false;
     }
     const struct placement_ops *placement = placement_registry[job->placement];
+    if (trace_job_is(job)) {
+        /* a trace's allreduce reads the allreduce motif's settings */
+        if (job_key_in(always, key) || job_table_has(&trace_job_settings, key) ||
+            job_table_has(motif_allreduce.settings, key) ||
+            job_table_has(placement->settings, key))
+            return true;
+        snprintf(why, len, "trace reads ");
+        job_append_rows(why, len, &trace_job_settings);
+        job_append_rows(why, len, motif_allreduce.settings);
+        return false;
+    }
+    if (trace_job_key(key)) {
+        snprintf(why, len, "%s reads no trace setting (set trace = \"PATH/traces.otf2\")",
+                 job->motif > 0 ? "a motif job" : "a pattern job");
+        return false;
+    }
     const struct motif_ops *motif = job_motif(job);
     const struct rank_pattern_ops *rank = job_rank_pattern(job);
     const struct injection_ops *process = injection_registry[job->process];
@@ -578,10 +598,11 @@ static int job_check(const struct sim_config *cfg, const void *params, struct se
                      job->name, *c);
             return job_issue(job, issue, "name", "name");
         }
-    if ((job->pattern > 0) == (job->motif > 0)) {
+    if ((job->pattern > 0) == (job->motif > 0) && !trace_job_is(job)) {
         snprintf(issue->text, sizeof issue->text,
-                 "a job has either a pattern (open loop) or a motif (closed loop) (expected one "
-                 "of pattern = \"uniform\"; or motif = \"alltoall\";)");
+                 "a job has either a pattern (open loop), a motif or a trace (closed loop) "
+                 "(expected one of pattern = \"uniform\"; motif = \"alltoall\"; or trace = "
+                 "\"PATH/traces.otf2\";)");
         return job_issue(job, issue, "pattern", "motif");
     }
     double most = cfg->links.bandwidth_node < cfg->traffic.packet_size ? cfg->links.bandwidth_node

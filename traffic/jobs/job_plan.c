@@ -9,6 +9,7 @@
 #include "job_config.h"
 #include "text_file.h"
 #include "topology.h"
+#include "trace_job.h"
 #include "traffic.h"
 
 static int job_plan_machine(struct job_plan *plan, const struct topology *t)
@@ -214,6 +215,8 @@ static int job_check_traffic(const struct sim_config *cfg, const struct job_plan
     char err[512];
     struct rng rng;
     job_rng(cfg, j, JOB_STREAM_TRAFFIC, &rng);
+    if (trace_job_is(job))
+        return 0; /* its own table's check read the trace */
     if (job_is_closed_loop(job)) {
         struct motif_params params;
         job_motif_params(job, &params);

@@ -29,6 +29,11 @@ static const struct setting allreduce_rows[] = {
 static const struct setting_table allreduce_table = {
     "jobs", "allreduce", allreduce_rows, 1, sizeof(struct allreduce_settings), NULL};
 
+uint64_t motif_allreduce_threshold_of(const void *settings)
+{
+    return (uint64_t)((const struct allreduce_settings *)settings)->threshold;
+}
+
 struct allreduce {
     bool ring;
     int32_t p2, rem;
