@@ -28,6 +28,34 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 MECHANISMS = ["none", "static", "aimd", "aimd_c"]
 LABELS = {"none": "none", "static": "static", "aimd": "AIMD c=0", "aimd_c": "AIMD c"}
+# A swept cap is named static_RATE (conf/sweeps/throttling_cap.cfg); "static" is the cap 0.3.
+
+
+def is_mechanism(m):
+    return m in MECHANISMS or (m.startswith("static_") and _cap(m) is not None)
+
+
+def _cap(m):
+    try:
+        return float(m[len("static_"):])
+    except ValueError:
+        return None
+
+
+def mechanisms_of(data):
+    """The mechanisms present, in reading order: none, the caps by rate, AIMD, AIMD c."""
+    present = {m for _, m in data}
+    caps = [(0.3, "static")] if "static" in present else []
+    caps += [(_cap(m), m) for m in present if m.startswith("static_")]
+    return (["none"] if "none" in present else []) + [m for _, m in sorted(caps)] + \
+        [m for m in ("aimd", "aimd_c") if m in present]
+
+
+def label(m, mechanisms=()):
+    """A swept cap reads "static RATE", and so does the study's cap 0.3 beside them."""
+    if m == "static" and any(x.startswith("static_") for x in mechanisms):
+        return "static 0.3"
+    return LABELS.get(m) or "static %g" % _cap(m)
 
 
 def collect(paths, app="app", congestor="a2a"):
@@ -41,7 +69,7 @@ def collect(paths, app="app", congestor="a2a"):
             doc = json.load(f)
         variant = (doc.get("sweep") or {}).get("variant") or ""
         name, _, mech = variant.partition("_")
-        if mech not in MECHANISMS or "jobs" not in doc:
+        if not is_mechanism(mech) or "jobs" not in doc:
             continue
         cell = data.setdefault((name, mech), {"app": [], "congestor": [], "node_cycles": [],
                                               "congestor_latency": [], "latency_p50": [],
@@ -64,6 +92,9 @@ def collect(paths, app="app", congestor="a2a"):
             cell["accepted"].append(doc["load"]["accepted"])
         if slow.get(app):
             cell["app"].append(slow[app])
+            seed = ((doc.get("sweep") or {}).get("point") or {}).get("sim.seed")
+            cell.setdefault("runs", []).append(
+                (seed, jobs[app]["runtime_cycles"], jobs[app]["alone"]["runtime_cycles"]))
         if slow.get(congestor):
             cell["congestor"].append(slow[congestor])
         inc = doc.get("run", {}).get("node_cycles_increase")
@@ -72,6 +103,17 @@ def collect(paths, app="app", congestor="a2a"):
     if not data:
         raise dr.ResultError("no throttling study points (variants APP_MECHANISM) in %s"
                              % ", ".join(paths))
+    return data
+
+
+def rebase_unthrottled(data):
+    """The application's runtime over its runtime alone *unthrottled* (the APP_none point of
+    the same seed: same placement), instead of alone under the same mechanism: a cap slows the
+    job alone too, which its own ratio hides. Points without a none twin are dropped."""
+    for (a, m), cell in data.items():
+        alone = {seed: base for seed, _, base in data.get((a, "none"), {}).get("runs", [])}
+        cell["app"] = [run / alone[seed] for seed, run, _ in cell.get("runs", [])
+                       if seed in alone]
     return data
 
 
@@ -91,7 +133,7 @@ def table(data):
             "p95 | accepted load | app stall fraction | app not finished |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for a in apps_of(data):
-        for m in MECHANISMS:
+        for m in mechanisms_of(data):
             c = data.get((a, m))
             if not c:
                 continue
@@ -101,7 +143,7 @@ def table(data):
             acc = dr.quantile(c["accepted"], 50)
             stall = dr.quantile(c["stall"], 50)
             rows.append("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %d |" % (
-                a, LABELS[m], len(c["app"]), fmt(dr.quantile(c["app"], 50)),
+                a, label(m, mechanisms_of(data)), len(c["app"]), fmt(dr.quantile(c["app"], 50)),
                 fmt(dr.quantile(c["app"], 99)), fmt(dr.quantile(c["congestor"], 50)),
                 fmt(dr.quantile(c["congestor_latency"], 50)),
                 fmt(dr.quantile(c["node_cycles"], 50)), lat,
@@ -117,14 +159,14 @@ def figure(data, title=None, congestor="a2a"):
     panels = [(a, "app") for a in apps] + [(None, "congestor")]
     for ax, (a, key) in zip(axes[0], panels):
         boxes, labels = [], []
-        for m in MECHANISMS:
+        for m in mechanisms_of(data):
             if a is None:  # the congestor: every application's points together
                 values = [v for (x, mm), c in sorted(data.items()) if mm == m for v in c[key]]
             else:
                 values = data.get((a, m), {}).get(key, [])
             if values:
                 boxes.append(values)
-                labels.append(LABELS[m])
+                labels.append(label(m, mechanisms_of(data)))
         if boxes:
             ax.boxplot(boxes, whis=(0, 100))
             ax.set_xticks(range(1, len(labels) + 1))
@@ -143,8 +185,13 @@ def main(argv=None):
     p.add_argument("--app", default="app", help="the application's job name (default app)")
     p.add_argument("--congestor", default="a2a",
                    help="the closed-loop congestor's job name (default a2a)")
+    p.add_argument("--unthrottled-baseline", action="store_true",
+                   help="divide the application's runtime by its runtime alone without a "
+                        "throttle (the APP_none point of the same seed)")
     args = p.parse_args(argv)
     data = collect(args.inputs, args.app, args.congestor)
+    if args.unthrottled_baseline:
+        data = rebase_unthrottled(data)
     print(table(data))
     return fc.save_figure(figure(data, args.title, args.congestor), args.output, args.pdf)
 
