@@ -93,8 +93,9 @@ def collect(paths, app="app", congestor="a2a"):
         if slow.get(app):
             cell["app"].append(slow[app])
             seed = ((doc.get("sweep") or {}).get("point") or {}).get("sim.seed")
-            cell.setdefault("runs", []).append(
-                (seed, jobs[app]["runtime_cycles"], jobs[app]["alone"]["runtime_cycles"]))
+            alone = (jobs[app].get("alone") or {}).get("runtime_cycles")
+            if jobs[app].get("runtime_cycles") and alone:
+                cell.setdefault("runs", []).append((seed, jobs[app]["runtime_cycles"], alone))
         if slow.get(congestor):
             cell["congestor"].append(slow[congestor])
         inc = doc.get("run", {}).get("node_cycles_increase")
