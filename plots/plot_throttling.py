@@ -153,11 +153,11 @@ def table(data):
     return "\n".join(rows)
 
 
-def figure(data, title=None, congestor="a2a"):
+def figure(data, title=None, congestor="a2a", congestor_panel=True):
     apps = apps_of(data)
-    fig, axes = plt.subplots(1, len(apps) + 1, figsize=(3.2 * (len(apps) + 1), 3.6),
-                             squeeze=False)
-    panels = [(a, "app") for a in apps] + [(None, "congestor")]
+    n = len(apps) + (1 if congestor_panel else 0)
+    fig, axes = plt.subplots(1, n, figsize=(max(3.2 * n, 6.4), 3.6), squeeze=False)
+    panels = [(a, "app") for a in apps] + ([(None, "congestor")] if congestor_panel else [])
     for ax, (a, key) in zip(axes[0], panels):
         boxes, labels = [], []
         for m in mechanisms_of(data):
@@ -189,12 +189,16 @@ def main(argv=None):
     p.add_argument("--unthrottled-baseline", action="store_true",
                    help="divide the application's runtime by its runtime alone without a "
                         "throttle (the APP_none point of the same seed)")
+    p.add_argument("--no-congestor-panel", action="store_true",
+                   help="only the applications' panels (where the congestor has no runtime "
+                        "slowdown, its rounds outlasting the application)")
     args = p.parse_args(argv)
     data = collect(args.inputs, args.app, args.congestor)
     if args.unthrottled_baseline:
         data = rebase_unthrottled(data)
     print(table(data))
-    return fc.save_figure(figure(data, args.title, args.congestor), args.output, args.pdf)
+    return fc.save_figure(figure(data, args.title, args.congestor, not args.no_congestor_panel),
+                          args.output, args.pdf)
 
 
 if __name__ == "__main__":

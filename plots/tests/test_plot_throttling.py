@@ -97,6 +97,9 @@ class PlotThrottling(unittest.TestCase):
         self.assertEqual([ax.get_title() for ax in fig.axes],
                          ["lattice", "amg", "congestor (a2a)"])
         plt.close(fig)
+        fig = pt.figure(pt.collect([self.dir]), congestor_panel=False)
+        self.assertEqual([ax.get_title() for ax in fig.axes], ["lattice", "amg"])
+        plt.close(fig)
 
 
 if __name__ == "__main__":
