@@ -28,6 +28,34 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 MECHANISMS = ["none", "static", "aimd", "aimd_c"]
 LABELS = {"none": "none", "static": "static", "aimd": "AIMD c=0", "aimd_c": "AIMD c"}
+# A swept cap is named static_RATE (conf/sweeps/throttling_cap.cfg); "static" is the cap 0.3.
+
+
+def is_mechanism(m):
+    return m in MECHANISMS or (m.startswith("static_") and _cap(m) is not None)
+
+
+def _cap(m):
+    try:
+        return float(m[len("static_"):])
+    except ValueError:
+        return None
+
+
+def mechanisms_of(data):
+    """The mechanisms present, in reading order: none, the caps by rate, AIMD, AIMD c."""
+    present = {m for _, m in data}
+    caps = [(0.3, "static")] if "static" in present else []
+    caps += [(_cap(m), m) for m in present if m.startswith("static_")]
+    return (["none"] if "none" in present else []) + [m for _, m in sorted(caps)] + \
+        [m for m in ("aimd", "aimd_c") if m in present]
+
+
+def label(m, mechanisms=()):
+    """A swept cap reads "static RATE", and so does the study's cap 0.3 beside them."""
+    if m == "static" and any(x.startswith("static_") for x in mechanisms):
+        return "static 0.3"
+    return LABELS.get(m) or "static %g" % _cap(m)
 
 
 def collect(paths, app="app", congestor="a2a"):
@@ -41,7 +69,7 @@ def collect(paths, app="app", congestor="a2a"):
             doc = json.load(f)
         variant = (doc.get("sweep") or {}).get("variant") or ""
         name, _, mech = variant.partition("_")
-        if mech not in MECHANISMS or "jobs" not in doc:
+        if not is_mechanism(mech) or "jobs" not in doc:
             continue
         cell = data.setdefault((name, mech), {"app": [], "congestor": [], "node_cycles": [],
                                               "congestor_latency": [], "latency_p50": [],
@@ -64,6 +92,10 @@ def collect(paths, app="app", congestor="a2a"):
             cell["accepted"].append(doc["load"]["accepted"])
         if slow.get(app):
             cell["app"].append(slow[app])
+            seed = ((doc.get("sweep") or {}).get("point") or {}).get("sim.seed")
+            alone = (jobs[app].get("alone") or {}).get("runtime_cycles")
+            if jobs[app].get("runtime_cycles") and alone:
+                cell.setdefault("runs", []).append((seed, jobs[app]["runtime_cycles"], alone))
         if slow.get(congestor):
             cell["congestor"].append(slow[congestor])
         inc = doc.get("run", {}).get("node_cycles_increase")
@@ -72,6 +104,17 @@ def collect(paths, app="app", congestor="a2a"):
     if not data:
         raise dr.ResultError("no throttling study points (variants APP_MECHANISM) in %s"
                              % ", ".join(paths))
+    return data
+
+
+def rebase_unthrottled(data):
+    """The application's runtime over its runtime alone *unthrottled* (the APP_none point of
+    the same seed: same placement), instead of alone under the same mechanism: a cap slows the
+    job alone too, which its own ratio hides. Points without a none twin are dropped."""
+    for (a, m), cell in data.items():
+        alone = {seed: base for seed, _, base in data.get((a, "none"), {}).get("runs", [])}
+        cell["app"] = [run / alone[seed] for seed, run, _ in cell.get("runs", [])
+                       if seed in alone]
     return data
 
 
@@ -91,7 +134,7 @@ def table(data):
             "p95 | accepted load | app stall fraction | app not finished |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for a in apps_of(data):
-        for m in MECHANISMS:
+        for m in mechanisms_of(data):
             c = data.get((a, m))
             if not c:
                 continue
@@ -101,7 +144,7 @@ def table(data):
             acc = dr.quantile(c["accepted"], 50)
             stall = dr.quantile(c["stall"], 50)
             rows.append("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %d |" % (
-                a, LABELS[m], len(c["app"]), fmt(dr.quantile(c["app"], 50)),
+                a, label(m, mechanisms_of(data)), len(c["app"]), fmt(dr.quantile(c["app"], 50)),
                 fmt(dr.quantile(c["app"], 99)), fmt(dr.quantile(c["congestor"], 50)),
                 fmt(dr.quantile(c["congestor_latency"], 50)),
                 fmt(dr.quantile(c["node_cycles"], 50)), lat,
@@ -110,21 +153,21 @@ def table(data):
     return "\n".join(rows)
 
 
-def figure(data, title=None, congestor="a2a"):
+def figure(data, title=None, congestor="a2a", congestor_panel=True):
     apps = apps_of(data)
-    fig, axes = plt.subplots(1, len(apps) + 1, figsize=(3.2 * (len(apps) + 1), 3.6),
-                             squeeze=False)
-    panels = [(a, "app") for a in apps] + [(None, "congestor")]
+    n = len(apps) + (1 if congestor_panel else 0)
+    fig, axes = plt.subplots(1, n, figsize=(max(3.2 * n, 6.4), 3.6), squeeze=False)
+    panels = [(a, "app") for a in apps] + ([(None, "congestor")] if congestor_panel else [])
     for ax, (a, key) in zip(axes[0], panels):
         boxes, labels = [], []
-        for m in MECHANISMS:
+        for m in mechanisms_of(data):
             if a is None:  # the congestor: every application's points together
                 values = [v for (x, mm), c in sorted(data.items()) if mm == m for v in c[key]]
             else:
                 values = data.get((a, m), {}).get(key, [])
             if values:
                 boxes.append(values)
-                labels.append(LABELS[m])
+                labels.append(label(m, mechanisms_of(data)))
         if boxes:
             ax.boxplot(boxes, whis=(0, 100))
             ax.set_xticks(range(1, len(labels) + 1))
@@ -143,10 +186,19 @@ def main(argv=None):
     p.add_argument("--app", default="app", help="the application's job name (default app)")
     p.add_argument("--congestor", default="a2a",
                    help="the closed-loop congestor's job name (default a2a)")
+    p.add_argument("--unthrottled-baseline", action="store_true",
+                   help="divide the application's runtime by its runtime alone without a "
+                        "throttle (the APP_none point of the same seed)")
+    p.add_argument("--no-congestor-panel", action="store_true",
+                   help="only the applications' panels (where the congestor has no runtime "
+                        "slowdown, its rounds outlasting the application)")
     args = p.parse_args(argv)
     data = collect(args.inputs, args.app, args.congestor)
+    if args.unthrottled_baseline:
+        data = rebase_unthrottled(data)
     print(table(data))
-    return fc.save_figure(figure(data, args.title, args.congestor), args.output, args.pdf)
+    return fc.save_figure(figure(data, args.title, args.congestor, not args.no_congestor_panel),
+                          args.output, args.pdf)
 
 
 if __name__ == "__main__":

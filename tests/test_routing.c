@@ -433,6 +433,36 @@ static void test_piggyback_flag_delay(void)
     sim_destroy(sim);
 }
 
+/* PB's two flag rules on one state, by hand (h = 3, 2 global VCs, pb_coef 200, T_global 3
+ * packets = 24 phits). VC 0 of the owner's ports holds 60, 100 and 60 phits, VC 1 nothing.
+ * "port": port 1's 100 against 2 * 220 / 3 + 24 = 170.7, not flagged. "vc": VC 0's 100
+ * against 2 * 220 / 6 + 24 = 97.3, flagged; ports 0 and 2 (60) are not. With the three equal
+ * (60 each, ADVc's symmetric R_out) neither rule flags: 60 > 2 * 180 / 6 + 24 = 84 fails. */
+static void test_piggyback_flag_per_vc(void)
+{
+    const char *rule[] = {"routing.pb_flag=port", "routing.pb_flag=vc"};
+    for (int r = 0; r < 2; r++) {
+        struct sim_config cfg;
+        struct sim *sim =
+            variant_sim(&cfg, &variants[5], "medium", rule[r], "traffic.load=0", 0, 10);
+        int owner = 5;
+        int first = topology_kind_of(&sim->net.topo, owner)->first[PORT_GLOBAL];
+        int occupied[2][3] = {{60, 60, 60}, {60, 100, 60}};
+        for (int state = 0; state < 2; state++) {
+            for (int k = 0; k < 3; k++)
+                sim->net.credits[network_vc_index(&sim->net, owner, first + k, 0)] =
+                    cfg.buffers.global - occupied[state][k];
+            sim->net.routing->on_cycle(&sim->net.routing_env, (uint64_t)state);
+            uint64_t own = piggyback_flags_seen(&sim->net.routing_env, owner, owner);
+            CU_ASSERT_EQUAL(own, state == 1 && r == 1 ? 2u : 0u);
+        }
+        for (int k = 0; k < 3; k++)
+            sim->net.credits[network_vc_index(&sim->net, owner, first + k, 0)] =
+                cfg.buffers.global;
+        sim_destroy(sim);
+    }
+}
+
 /* Under UN at low load PB keeps almost all traffic minimal. Measured on h=3: PB-CRG 0.6 %,
  * PB-RRG 4.6 % misrouted. RRG misroutes more because UGAL-L compares credit occupancy, which
  * counts the packets in flight on a 100-cycle global link (about 20 phits at this load), with
@@ -620,6 +650,8 @@ int test_routing_register(void)
     CU_add_test(s, "VAL under ADV+1 far above 1/(a*p)", test_valiant_adversarial);
     CU_add_test(s, "PB flags reach the group local_latency cycles later",
                 test_piggyback_flag_delay);
+    CU_add_test(s, "PB flag per VC: VC 0 against the mean of every VC",
+                test_piggyback_flag_per_vc);
     CU_add_test(s, "PB under UN 0.1 stays minimal", test_piggyback_uniform_minimal);
     CU_add_test(s, "no deadlock at offered 1.0, h=2", test_no_deadlock_small);
     CU_add_test(s, "no deadlock at offered 1.0, h=3", test_no_deadlock_medium);

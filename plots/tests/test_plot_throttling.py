@@ -1,7 +1,8 @@
 """plots/plot_throttling.py on hand-made study documents: the nearest-rank quantiles, the
 grouping by APP_MECHANISM variant, points whose application did not finish counted and left
 out (a congestor without a slowdown is no such point: an open-ended one's rounds may outlast
-the application), the table's rows and the figure's panels."""
+the application), the table's rows and the figure's panels; swept caps (static_RATE) in rate
+order and the runtime re-based on the unthrottled run alone."""
 
 import json
 import os
@@ -62,10 +63,42 @@ class PlotThrottling(unittest.TestCase):
         with self.assertRaises(dr.ResultError):
             pt.collect([os.path.join(self.dir, "nothing")])
 
+    def test_caps_and_unthrottled_baseline(self):
+        def point(variant, seed, runtime, alone):
+            return {"dfsim": {}, "sweep": {"variant": variant, "point": {"sim.seed": seed}},
+                    "run": {}, "jobs": [{"name": "app", "runtime_cycles": runtime,
+                                         "alone": {"runtime_cycles": alone},
+                                         "slowdown": {"runtime": runtime / alone}}]}
+        d = tempfile.mkdtemp(prefix="dfsim-throttling-cap-")
+        try:
+            # seed 1: alone unthrottled 100 cycles; the 0.05 cap alone takes 400, beside the
+            # congestor 420 (1.05 against its own alone run, 4.2 against the unthrottled one)
+            for v, seed, run, alone in [("md_none", 1, 300, 100), ("md_static_0.05", 1, 420, 400),
+                                        ("md_static", 1, 200, 150), ("md_static_0.5", 1, 280, 100),
+                                        ("md_aimd", 1, 150, 100), ("md_static_0.1", 2, 50, 40)]:
+                os.makedirs(os.path.join(d, v), exist_ok=True)
+                with open(os.path.join(d, v, "seed%d.json" % seed), "w") as f:
+                    json.dump(point(v, seed, run, alone), f)
+            data = pt.collect([d])
+            self.assertEqual(pt.mechanisms_of(data),
+                             ["none", "static_0.05", "static_0.1", "static", "static_0.5", "aimd"])
+            self.assertEqual(pt.label("static", pt.mechanisms_of(data)), "static 0.3")
+            self.assertEqual(pt.label("static_0.05"), "static 0.05")
+            self.assertAlmostEqual(data[("md", "static_0.05")]["app"][0], 1.05)
+            rebased = pt.rebase_unthrottled(data)
+            self.assertAlmostEqual(rebased[("md", "static_0.05")]["app"][0], 4.2)
+            self.assertAlmostEqual(rebased[("md", "static")]["app"][0], 2.0)
+            self.assertEqual(rebased[("md", "static_0.1")]["app"], [])  # no none twin: dropped
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
     def test_figure_panels(self):
         fig = pt.figure(pt.collect([self.dir]))
         self.assertEqual([ax.get_title() for ax in fig.axes],
                          ["lattice", "amg", "congestor (a2a)"])
+        plt.close(fig)
+        fig = pt.figure(pt.collect([self.dir]), congestor_panel=False)
+        self.assertEqual([ax.get_title() for ax in fig.axes], ["lattice", "amg"])
         plt.close(fig)
 
 

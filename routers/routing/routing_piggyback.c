@@ -12,7 +12,11 @@
 
 struct piggyback_params {
     int coef, local_threshold, global_threshold;
+    int flag; /* index in piggyback_flag_names */
 };
+
+enum { PB_FLAG_PORT, PB_FLAG_VC };
+static const char *const piggyback_flag_names[] = {"port", "vc", NULL};
 
 static const struct setting piggyback_rows[] = {
     SETTING_INT_ROW(struct piggyback_params, "pb_coef", coef, 200, 0, SETTING_UNBOUNDED_INT,
@@ -21,10 +25,13 @@ static const struct setting piggyback_rows[] = {
                     SETTING_UNBOUNDED_INT, "UGAL-L threshold T_local, packets"),
     SETTING_INT_ROW(struct piggyback_params, "pb_global_threshold", global_threshold, 3, 0,
                     SETTING_UNBOUNDED_INT, "saturation threshold T_global, packets"),
+    SETTING_QUIET_CHOICE(struct piggyback_params, "pb_flag", flag, "port", piggyback_flag_names,
+                         "saturation flag: port (its VCs summed, mean over the ports) or vc "
+                         "(VC 0's occupancy, mean over every VC of the ports)"),
 };
 
 static const struct setting_table piggyback_settings = {
-    "routing", "piggyback", piggyback_rows, 3, sizeof(struct piggyback_params), NULL};
+    "routing", "piggyback", piggyback_rows, 4, sizeof(struct piggyback_params), NULL};
 
 /* What the source decision needs of the packet at the head of an injection queue, fixed
  * while it waits there: both first hops, both path lengths and the minimal global link.
@@ -104,10 +111,12 @@ static uint64_t piggyback_compute_flags(const struct routing_env *env, int route
         else
             for (int vc = 1; vc < vcs; vc++)
                 occupied -= credits[vc];
-        occupancy[k] = occupied;
         sum += occupied;
+        /* Per VC: the bit is VC 0's, the minimal path's global hop (g0); the mean is over
+         * every VC of the ports, so the sum stays and the count grows. */
+        occupancy[k] = pp->flag == PB_FLAG_VC ? v->capacity[first + k] - credits[0] : occupied;
     }
-    int64_t scale = 100LL * h;
+    int64_t scale = 100LL * h * (pp->flag == PB_FLAG_VC ? vcs : 1);
     int64_t limit =
         ((int64_t)pp->coef * sum + scale * pp->global_threshold * env->packet_size) / scale;
     uint64_t flags = 0;
