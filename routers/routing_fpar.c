@@ -237,43 +237,165 @@ static int fpar_choose(struct route_ctx *ctx, const struct fpar_candidates *cs)
     return fpar_random(ctx, chosen, k);
 }
 
+/* The minimal legal ports of a decision on the ladder, scored in one pass, by port: which are
+ * at most T occupied, and the least occupied of them all (relative to capacity) with its ties,
+ * in increasing port order, as fpar_choose would collect them. */
+struct fpar_minimal {
+    uint64_t ports, uncongested, least; /* least: the least occupied and its ties */
+    int ties;
+    int64_t occupancy[TOPOLOGY_MAX_RADIX], capacity[TOPOLOGY_MAX_RADIX];
+};
+
+static void fpar_score_minimal(const struct route_ctx *ctx, const struct router_view *view,
+                               const int *entries, uint64_t ports, int threshold,
+                               struct fpar_minimal *out)
+{
+    const struct vc_ladder *ladder = ctx->env->ladder;
+    const uint8_t *port_class = ctx->kind->port_class;
+    int64_t best_occupancy = 0, best_capacity = 1;
+    out->ports = out->uncongested = out->least = 0;
+    out->ties = 0;
+    for (uint64_t m = ports; m; m &= m - 1) {
+        int port = __builtin_ctzll(m);
+        int entry = entries[port_class[port]];
+        if (entry < 0)
+            continue;
+        int64_t occupancy = view_occupancy(view, port, ladder->vc[entry]);
+        int64_t capacity = view->capacity[port];
+        uint64_t bit = 1ull << port;
+        out->ports |= bit;
+        out->occupancy[port] = occupancy;
+        out->capacity[port] = capacity;
+        if (100 * occupancy <= (int64_t)threshold * capacity)
+            out->uncongested |= bit;
+        /* occupancy / capacity against the least so far, in integers */
+        int64_t mine = occupancy * best_capacity, theirs = best_occupancy * capacity;
+        if (out->ties && mine > theirs)
+            continue;
+        if (!out->ties || mine < theirs) {
+            out->least = 0;
+            out->ties = 0;
+            best_occupancy = occupancy;
+            best_capacity = capacity;
+        }
+        out->least |= bit;
+        out->ties++;
+    }
+}
+
+/* The least occupied of the ports in `set` (relative to capacity), ties at random as they come
+ * (routing.min_choice = occupancy among the minimal ports at most T occupied). */
+static int fpar_least_occupied_port(struct route_ctx *ctx, const struct fpar_minimal *s,
+                                    uint64_t set)
+{
+    int best = -1, ties = 0;
+    for (uint64_t m = set; m; m &= m - 1) {
+        int port = __builtin_ctzll(m);
+        int64_t mine = best < 0 ? 0 : s->occupancy[port] * s->capacity[best],
+                theirs = best < 0 ? 0 : s->occupancy[best] * s->capacity[port];
+        if (best >= 0 && mine > theirs)
+            continue;
+        if (best < 0 || mine < theirs) {
+            best = port;
+            ties = 1;
+        } else if (rng_below(route_rng(ctx), (uint32_t)++ties) == 0) {
+            best = port;
+        }
+    }
+    return best;
+}
+
+/* The ports of `ports` on the ladder at most T occupied whose paths are the shortest among
+ * such ports (0 if none). */
+static uint64_t fpar_shortest_uncongested(const struct route_ctx *ctx,
+                                          const struct router_view *view, const int *entries,
+                                          uint64_t ports, int dst, int threshold)
+{
+    const struct topology *t = ctx->env->topo;
+    const struct vc_ladder *ladder = ctx->env->ladder;
+    const uint8_t *port_class = ctx->kind->port_class;
+    const uint32_t *peer = &t->peer[topology_port_base(t, ctx->router)];
+    uint64_t shortest = 0;
+    int best_rank = FPAR_RANKS;
+    for (uint64_t m = ports; m; m &= m - 1) {
+        int port = __builtin_ctzll(m);
+        int entry = entries[port_class[port]];
+        if (entry < 0)
+            continue;
+        int64_t occupancy = view_occupancy(view, port, ladder->vc[entry]);
+        if (100 * occupancy > (int64_t)threshold * view->capacity[port])
+            continue;
+        int local, global;
+        topology_min_hops(t, topology_peer_router(peer[port]), dst, &local, &global);
+        int rank = 1 + local + global < FPAR_RANKS ? 1 + local + global : FPAR_RANKS - 1;
+        if (rank < best_rank) {
+            best_rank = rank;
+            shortest = 0;
+        }
+        if (rank == best_rank)
+            shortest |= 1ull << port;
+    }
+    return shortest;
+}
+
+/* Every legal port ranked (no minimal port on the ladder: rare): the port to take, or -1. */
+static int fpar_route_ranked(struct route_ctx *ctx, const struct packet *pk, int dst,
+                             uint64_t legal, int *entry)
+{
+    struct fpar_candidates cs;
+    fpar_candidates(ctx, pk, dst, legal, FPAR_RANKED, &cs);
+    if (cs.n == 0)
+        return -1;
+    const struct fpar_candidate *pick = &cs.c[fpar_choose(ctx, &cs)];
+    *entry = pick->entry;
+    return pick->port;
+}
+
+/* The decision scores the minimal legal ports in one pass, and the longer paths' only when no
+ * minimal port is at most T occupied (the minimal ports have the shortest rank: their far ends
+ * are one hop closer, every other port's is not). Bit sets of ports in increasing order stand
+ * for the candidates of fpar_candidates: the same draws, the same choice. */
 static int fpar_route(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out)
 {
     const struct topology *t = ctx->env->topo;
+    const struct vc_ladder *ladder = ctx->env->ladder;
+    const struct fpar_params *fp = ctx->env->params;
     int dst = topology_router_of_node(t, (int)pk->dst);
     if (ctx->router == dst)
         return routing_minimal_choice(ctx, pk, -1, out);
-    struct fpar_candidates cs, longer; /* `pick` points into one of them */
     /* Ordered: on the cascade (MIN's ladder) a group segment must stay row then column. */
     uint64_t minimal = topology_ordered_min_ports(t, ctx->router, dst);
     uint64_t legal = fpar_legal_ports(ctx, pk, dst, minimal);
-    /* The minimal ports have the shortest rank (their far ends are one hop closer; every
-     * other port's far end is not): when one of them is at most T occupied, the choice is
-     * among them alone, and the longer paths need not be ranked or scored. Else only the
-     * longer paths' ports at most T occupied can be chosen, or failing those the least
-     * occupied minimal one. Same draws, same choice, as ranking every legal port. */
-    fpar_candidates(ctx, pk, dst, legal & minimal, FPAR_UNRANKED, &cs);
-    const struct fpar_candidate *pick;
-    if (cs.n > 0 && !cs.uncongested[FPAR_SAME_RANK]) {
-        fpar_candidates(ctx, pk, dst, legal & ~minimal, FPAR_UNCONGESTED, &longer);
-        if (longer.n) { /* the shortest of them, at random (min_choice is for minimal ones) */
-            uint64_t set = longer.uncongested[__builtin_ctz(longer.ranks)];
-            pick = &longer.c[fpar_random(ctx, set, __builtin_popcountll(set))];
-        } else {
-            pick = &cs.c[fpar_choose(ctx, &cs)];
-        }
-    } else {
-        if (cs.n == 0) /* no minimal port on the ladder: rank them all */
-            fpar_candidates(ctx, pk, dst, legal, FPAR_RANKED, &cs);
-        if (cs.n == 0)
+    const struct router_view *view = route_adaptive_view(ctx);
+    int entries[PORT_CLASSES]; /* the ladder entry of a hop, by the port's class */
+    for (int cls = 0; cls < PORT_CLASSES; cls++)
+        entries[cls] = ladder_next(ladder, pk->ladder_pos, (enum port_class)cls);
+    struct fpar_minimal s;
+    fpar_score_minimal(ctx, view, entries, legal & minimal, fp->threshold, &s);
+    int port, entry = -1;
+    if (s.uncongested) { /* min_choice occupancy: the least occupied of them, else any */
+        port = ctx->env->min_choice == MIN_CHOICE_OCCUPANCY
+                   ? fpar_least_occupied_port(ctx, &s, s.uncongested)
+                   : fpar_random(ctx, s.uncongested, __builtin_popcountll(s.uncongested));
+    } else if (s.ports) {
+        /* A longer path's port at most T occupied, the shortest of them at random (min_choice
+         * is for minimal ones); else the least occupied minimal one, ties at random. */
+        uint64_t longer = fpar_shortest_uncongested(ctx, view, entries, legal & ~minimal, dst,
+                                                    fp->threshold);
+        port = longer ? fpar_random(ctx, longer, __builtin_popcountll(longer))
+                      : fpar_random(ctx, s.least, s.ties);
+    } else { /* no minimal port on the ladder: rank them all */
+        port = fpar_route_ranked(ctx, pk, dst, legal, &entry);
+        if (port < 0)
             return -1; /* off the ladder: the router reports it as a broken invariant */
-        pick = &cs.c[fpar_choose(ctx, &cs)];
     }
-    if ((minimal >> pick->port) & 1)
-        ctx->dst_min_port = pick->port; /* the router need not ask the topology again */
-    out->out_port = pick->port;
-    out->vc = pick->vc;
-    out->ladder_pos = (uint8_t)(pick->entry + 1);
+    if (entry < 0)
+        entry = entries[ctx->kind->port_class[port]];
+    if ((minimal >> port) & 1)
+        ctx->dst_min_port = port; /* the router need not ask the topology again */
+    out->out_port = port;
+    out->vc = ladder->vc[entry];
+    out->ladder_pos = (uint8_t)(entry + 1);
     out->flags = pk->flags;
     out->target = -1;
     out->misroute_group = pk->misroute_group;
