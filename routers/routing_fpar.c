@@ -112,21 +112,10 @@ static bool fpar_uncongested(const struct fpar_candidate *c, int threshold)
     return 100 * c->occupancy <= (int64_t)threshold * c->capacity;
 }
 
-/* The rank FPAR_UNRANKED gives every candidate. */
-#define FPAR_SAME_RANK 1
-
-/* Which candidates fpar_candidates lists, and how it ranks them. */
-enum fpar_listing {
-    FPAR_UNRANKED,      /* all, FPAR_SAME_RANK, no hop count looked up: for minimal ports,
-                         * which all share the shortest rank */
-    FPAR_RANKED,        /* all, ranked */
-    FPAR_UNCONGESTED,   /* only those at most T occupied, ranked */
-};
-
-/* The ports of `ports` the ladder allows, with their ladder entry, rank and score. */
+/* Every port of `ports` the ladder allows, with its ladder entry, rank and score (the
+ * decisions with no minimal port on the ladder: fpar_route_ranked). */
 static void fpar_candidates(struct route_ctx *ctx, const struct packet *pk, int dst,
-                            uint64_t ports, enum fpar_listing listing,
-                            struct fpar_candidates *out)
+                            uint64_t ports, struct fpar_candidates *out)
 {
     const struct topology *t = ctx->env->topo;
     const struct vc_ladder *ladder = ctx->env->ladder;
@@ -148,14 +137,9 @@ static void fpar_candidates(struct route_ctx *ctx, const struct packet *pk, int 
         c->occupancy = view_occupancy(view, port, vc);
         c->capacity = view->capacity[port];
         bool uncongested = fpar_uncongested(c, threshold);
-        if (listing == FPAR_UNCONGESTED && !uncongested)
-            continue;
-        int rank = FPAR_SAME_RANK;
-        if (listing != FPAR_UNRANKED) {
-            int local, global;
-            topology_min_hops(t, topology_peer_router(peer[port]), dst, &local, &global);
-            rank = 1 + local + global < FPAR_RANKS ? 1 + local + global : FPAR_RANKS - 1;
-        }
+        int local, global;
+        topology_min_hops(t, topology_peer_router(peer[port]), dst, &local, &global);
+        int rank = 1 + local + global < FPAR_RANKS ? 1 + local + global : FPAR_RANKS - 1;
         c->port = port;
         c->vc = vc;
         c->entry = entry;
@@ -316,7 +300,7 @@ static uint64_t fpar_tracked_uncongested(const struct route_ctx *ctx, const stru
 
 /* The minimal legal ports of a decision on the ladder, scored in one pass, by port: which are
  * at most T occupied, and the least occupied of them all (relative to capacity) with its ties,
- * in increasing port order, as fpar_choose would collect them. */
+ * in increasing port order, as fpar_choose collects them. */
 struct fpar_minimal {
     uint64_t ports, uncongested, least; /* least: the least occupied and its ties */
     int ties;
@@ -424,7 +408,7 @@ static int fpar_route_ranked(struct route_ctx *ctx, const struct packet *pk, int
                              uint64_t legal, int *entry)
 {
     struct fpar_candidates cs;
-    fpar_candidates(ctx, pk, dst, legal, FPAR_RANKED, &cs);
+    fpar_candidates(ctx, pk, dst, legal, &cs);
     if (cs.n == 0)
         return -1;
     const struct fpar_candidate *pick = &cs.c[fpar_choose(ctx, &cs)];
@@ -434,8 +418,9 @@ static int fpar_route_ranked(struct route_ctx *ctx, const struct packet *pk, int
 
 /* The decision scores the minimal legal ports in one pass, and the longer paths' only when no
  * minimal port is at most T occupied (the minimal ports have the shortest rank: their far ends
- * are one hop closer, every other port's is not). Bit sets of ports in increasing order stand
- * for the candidates of fpar_candidates: the same draws, the same choice. */
+ * are one hop closer, every other port's is not). Bit sets of ports stand for the lists of
+ * candidates in increasing port order that the file comment's rule draws from: the same draws,
+ * the same choice as listing and ranking every legal port. */
 static int fpar_route(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out)
 {
     const struct topology *t = ctx->env->topo;
