@@ -225,7 +225,10 @@ static inline int network_output_occupancy(const struct network *net, int router
  * it may go this very cycle. */
 static inline void network_return_credit(struct network *net, int router, int port, int vc)
 {
-    net->credits[network_vc_index(net, router, port, vc)] += net->packet_size;
+    int32_t *credits = &net->credits[network_vc_index(net, router, port, vc)];
+    *credits += net->packet_size;
+    if (net->routing->on_credits)
+        net->routing->on_credits(&net->routing_env, router, port, vc, *credits);
     if (net->routers[router].allocate_wake > net->cycle)
         net->routers[router].allocate_wake = (uint32_t)net->cycle;
 }

@@ -281,6 +281,9 @@ struct routing_ops {
     void (*on_generate)(struct routing_env *env, struct packet *pk);
     /* Optional: called once per cycle before the routers (e.g. saturation flags). */
     void (*on_cycle)(struct routing_env *env, uint64_t cycle);
+    /* Optional: the credits of output VC (router, port, vc) are now `credits` (a grant took a
+     * packet's worth, or one came back), for a mechanism that keeps a summary of them. */
+    void (*on_credits)(struct routing_env *env, int router, int port, int vc, int32_t credits);
     /* The decision for the head packet of (ctx->router, ctx->in_port). Returns 0 and
      * fills `out`, or -1 when the packet has no route on the ladder. */
     int (*route)(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out);

@@ -152,6 +152,10 @@ struct workload {
     struct throttle_node *throttle;     /* [nodes], the nodes of throttled jobs; NULL if none is */
     struct workload_selector *selector; /* [nodes] when some job is app_aware, else NULL */
     struct workload_stall *stall;       /* [nodes] */
+    /* [nodes]: where each node's injection queues are (its router's port, as an index into
+     * the network's ports, and its first injection VC, into its input VCs), looked up once:
+     * the stall pass visits every node with a queued packet every cycle. */
+    uint32_t *node_port, *node_vc;
     /* Bit per node, set while it may have packets in its injection queues (cleared by the
      * stall pass once it has none): that pass visits the nodes in order, routers' lines in
      * turn, where a list in queueing order jumped around the network. */

@@ -236,7 +236,10 @@ static void router_commit_hop(const struct allocation *al, struct packet *pk,
             pk->hops_local++;
         else
             pk->hops_global++;
-        al->credits[al->layout->port_vc_offset[ch->out_port] + ch->vc] -= net->packet_size;
+        int32_t *credits = &al->credits[al->layout->port_vc_offset[ch->out_port] + ch->vc];
+        *credits -= net->packet_size;
+        if (net->routing->on_credits)
+            net->routing->on_credits(&net->routing_env, router, ch->out_port, ch->vc, *credits);
         if (cls == PORT_GLOBAL && net->sensing.far_end)
             network_sense_grant(net, router, ch->out_port);
     }

@@ -415,13 +415,20 @@ static int workload_init(struct workload *w, struct network *net, char *err, int
     w->active_nics = malloc((size_t)t->nodes * sizeof *w->active_nics);
     w->stall = calloc((size_t)t->nodes, sizeof *w->stall);
     w->queued_mask = calloc(((size_t)t->nodes + 63) / 64, sizeof *w->queued_mask);
+    w->node_port = malloc((size_t)t->nodes * sizeof *w->node_port);
+    w->node_vc = malloc((size_t)t->nodes * sizeof *w->node_vc);
     if (!w->node_job || !w->node_rank || !w->nic || !w->active_nics || !w->stall ||
-        !w->queued_mask || packet_pool_use_tags(&net->pool) != 0) {
+        !w->queued_mask || !w->node_port || !w->node_vc ||
+        packet_pool_use_tags(&net->pool) != 0) {
         snprintf(err, (size_t)err_len, "out of memory");
         return -1;
     }
-    for (int n = 0; n < t->nodes; n++)
+    for (int n = 0; n < t->nodes; n++) {
         w->node_job[n] = w->node_rank[n] = -1;
+        int router = topology_router_of_node(t, n), port = topology_node_port(t, n);
+        w->node_port[n] = topology_port_base(t, router) + (uint32_t)port;
+        w->node_vc[n] = (uint32_t)network_vc_index(net, router, port, 0);
+    }
     w->node_rate = net->link_rate[PORT_NODE];
     return 0;
 }
@@ -469,6 +476,8 @@ void workload_destroy(struct workload *w)
     free(w->active_nics);
     free(w->stall);
     free(w->queued_mask);
+    free(w->node_port);
+    free(w->node_vc);
     free(w->throttle);
     free(w->selector);
     free(w->messages);
@@ -939,10 +948,10 @@ void workload_packet_delivered(struct workload *w, struct network *net, uint32_t
 
 /* The stalls of one node's injection queues this cycle (its crossbar input is free). */
 static void workload_node_injection_stalls(struct workload *w, const struct network *net,
-                                           int32_t node, int router, int port)
+                                           int32_t node)
 {
     uint64_t now = net->cycle;
-    const struct packet_ring *rings = &net->input_vc[network_vc_index(net, router, port, 0)];
+    const struct packet_ring *rings = &net->input_vc[w->node_vc[node]];
     struct throttle_node *th = NULL;
     bool stalled = false;
     for (int vc = 0; vc < net->vcs_injection; vc++) {
@@ -974,11 +983,9 @@ void workload_count_injection_stalls(struct workload *w, const struct network *n
          * prefetches for a pure one and drops its calls. */
         for (uint64_t bits = w->queued_mask[word]; bits; bits &= bits - 1) {
             int32_t node = word * 64 + __builtin_ctzll(bits);
-            int router = topology_router_of_node(t, node), port = topology_node_port(t, node);
-            if (!w->stall[node].queued || network_port(net, router, port)->input_busy_until > now)
+            if (!w->stall[node].queued || net->ports[w->node_port[node]].input_busy_until > now)
                 continue;
-            const struct packet_ring *rings =
-                &net->input_vc[network_vc_index(net, router, port, 0)];
+            const struct packet_ring *rings = &net->input_vc[w->node_vc[node]];
             for (int vc = 0; vc < net->vcs_injection; vc++)
                 if (rings[vc].count && rings[vc].head_ready <= now)
                     __builtin_prefetch(network_packet(net, ring_front(&rings[vc])));
@@ -989,10 +996,9 @@ void workload_count_injection_stalls(struct workload *w, const struct network *n
                 w->queued_mask[word] &= ~(1ull << (node & 63));
                 continue;
             }
-            int router = topology_router_of_node(t, node), port = topology_node_port(t, node);
-            if (network_port(net, router, port)->input_busy_until > net->cycle)
+            if (net->ports[w->node_port[node]].input_busy_until > net->cycle)
                 continue; /* moving a packet (taken this cycle or before): not stalled */
-            workload_node_injection_stalls(w, net, node, router, port);
+            workload_node_injection_stalls(w, net, node);
         }
     }
 }

@@ -798,6 +798,64 @@ static void test_fpar_against_min(void)
     printf("\n");
 }
 
+/* FPAR keeps which output VCs are at most T occupied as credits change, so that a decision
+ * need not score every legal port; a decision without that state (a mechanism outside a
+ * network) scores them all. Both must choose the same port and VC and draw the same random
+ * numbers: every head of every input of a congested run (ADV+1 at offered 0.8, where most
+ * decisions find no minimal port at most T occupied) is decided both ways every 50 cycles,
+ * from one routing stream, which is then put back so that the run goes on unperturbed. */
+static void test_fpar_tracked_occupancy(void)
+{
+    struct sim_config cfg;
+    struct sim *sim = dfp_sim(&cfg, &shapes[0], &variants[3], "adversarial", 0.8, 1000, 2000);
+    struct network *net = &sim->net;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(net->routing_env.state);
+    long compared = 0, differing = 0, drawing = 0, nonminimal = 0;
+    for (int cycle = 1; cycle <= 3000 && sim_step(sim) == SIM_OK; cycle++) {
+        if (cycle % 50)
+            continue;
+        for (int r = 0; r < net->topo.routers; r++) {
+            const struct network_layout *layout = network_layout_of(net, r);
+            for (int port = 0; port < layout->kind->radix; port++)
+                for (int vc = 0; vc < layout->port_vcs[port]; vc++) {
+                    const struct packet_ring *ring =
+                        &net->input_vc[network_vc_index(net, r, port, vc)];
+                    if (!ring->count)
+                        continue;
+                    const struct packet *pk = network_packet(net, ring_front(ring));
+                    struct route_ctx ctx;
+                    struct route_choice tracked, scored;
+                    struct rng before = net->routing_rng, after_tracked;
+                    network_route_ctx(net, r, &ctx);
+                    CU_ASSERT_EQUAL_FATAL(network_decide(net, &ctx, port, pk, &tracked), 0);
+                    after_tracked = net->routing_rng;
+                    net->routing_rng = before;
+                    void *state = net->routing_env.state;
+                    net->routing_env.state = NULL;
+                    CU_ASSERT_EQUAL_FATAL(network_decide(net, &ctx, port, pk, &scored), 0);
+                    net->routing_env.state = state;
+                    bool same_draws = memcmp(&after_tracked, &net->routing_rng, sizeof before) == 0;
+                    drawing += memcmp(&after_tracked, &before, sizeof before) != 0;
+                    nonminimal += !((topology_min_ports(&net->topo, r,
+                                                        topology_router_of_node(&net->topo,
+                                                                                (int)pk->dst)) >>
+                                     tracked.out_port) & 1);
+                    differing += tracked.out_port != scored.out_port || tracked.vc != scored.vc ||
+                                 tracked.ladder_pos != scored.ladder_pos || !same_draws;
+                    compared++;
+                    net->routing_rng = before;
+                }
+        }
+    }
+    printf("\n    %ld heads decided both ways (%ld drew, %ld nonminimal), %ld differed\n",
+           compared, drawing, nonminimal, differing);
+    CU_ASSERT_EQUAL(differing, 0);
+    CU_ASSERT(compared > 1000);
+    CU_ASSERT(drawing > 100);
+    CU_ASSERT(nonminimal > 100);
+    sim_destroy(sim);
+}
+
 /* The fairness figures compare the routers that have nodes: the spines inject nothing by
  * construction and must not show as starved. UN at offered 0.4 on the small network (2,000 +
  * 4,000 cycles), below saturation: every leaf injects about what it is offered, so Max/Min is
@@ -934,6 +992,7 @@ int test_dragonfly_plus_register(void)
         {"FPAR beats MIN under ADV+1, matches it under UN", test_fpar_against_min},
         {"FPAR on the canonical dragonfly equals MIN", test_fpar_on_dragonfly_is_min},
         {"fairness counts the leaves, not the spines", test_fairness_counts_leaves},
+        {"FPAR's tracked occupancies choose as scoring every port", test_fpar_tracked_occupancy},
         {"no deadlock at offered 1.0, invariants clean", test_no_deadlock},
         {"dfsim info", test_info},
     };

@@ -27,6 +27,7 @@
  * On a topology without leaves and spines (the canonical dragonfly) only minimal ports are
  * legal: there FPAR is minimal routing, on MIN's ladder. */
 #include <stdbool.h>
+#include <stdlib.h>
 
 #include "bounds_throughput.h"
 #include "routing.h"
@@ -111,21 +112,10 @@ static bool fpar_uncongested(const struct fpar_candidate *c, int threshold)
     return 100 * c->occupancy <= (int64_t)threshold * c->capacity;
 }
 
-/* The rank FPAR_UNRANKED gives every candidate. */
-#define FPAR_SAME_RANK 1
-
-/* Which candidates fpar_candidates lists, and how it ranks them. */
-enum fpar_listing {
-    FPAR_UNRANKED,      /* all, FPAR_SAME_RANK, no hop count looked up: for minimal ports,
-                         * which all share the shortest rank */
-    FPAR_RANKED,        /* all, ranked */
-    FPAR_UNCONGESTED,   /* only those at most T occupied, ranked */
-};
-
-/* The ports of `ports` the ladder allows, with their ladder entry, rank and score. */
+/* Every port of `ports` the ladder allows, with its ladder entry, rank and score (the
+ * decisions with no minimal port on the ladder: fpar_route_ranked). */
 static void fpar_candidates(struct route_ctx *ctx, const struct packet *pk, int dst,
-                            uint64_t ports, enum fpar_listing listing,
-                            struct fpar_candidates *out)
+                            uint64_t ports, struct fpar_candidates *out)
 {
     const struct topology *t = ctx->env->topo;
     const struct vc_ladder *ladder = ctx->env->ladder;
@@ -147,14 +137,9 @@ static void fpar_candidates(struct route_ctx *ctx, const struct packet *pk, int 
         c->occupancy = view_occupancy(view, port, vc);
         c->capacity = view->capacity[port];
         bool uncongested = fpar_uncongested(c, threshold);
-        if (listing == FPAR_UNCONGESTED && !uncongested)
-            continue;
-        int rank = FPAR_SAME_RANK;
-        if (listing != FPAR_UNRANKED) {
-            int local, global;
-            topology_min_hops(t, topology_peer_router(peer[port]), dst, &local, &global);
-            rank = 1 + local + global < FPAR_RANKS ? 1 + local + global : FPAR_RANKS - 1;
-        }
+        int local, global;
+        topology_min_hops(t, topology_peer_router(peer[port]), dst, &local, &global);
+        int rank = 1 + local + global < FPAR_RANKS ? 1 + local + global : FPAR_RANKS - 1;
         c->port = port;
         c->vc = vc;
         c->entry = entry;
@@ -237,43 +222,260 @@ static int fpar_choose(struct route_ctx *ctx, const struct fpar_candidates *cs)
     return fpar_random(ctx, chosen, k);
 }
 
+/* Which output VCs of every router are at most T occupied, kept as credits change
+ * (routing_ops.on_credits): a decision reads the minimal ports' occupancies but the longer
+ * paths' only where they qualify. Without it (a decision outside a network) every port is
+ * scored. */
+struct fpar_state {
+    int vcs; /* VCs per router tracked: the most of any class */
+    uint64_t *uncongested; /* [router * vcs + vc]: bit p, output VC vc of port p at most T */
+};
+
+static bool fpar_at_most_threshold(const struct routing_env *env, int router, int port,
+                                   int32_t credits)
+{
+    const struct fpar_params *fp = env->params;
+    int64_t capacity = env->views[router].capacity[port];
+    return 100 * (capacity - credits) <= (int64_t)fp->threshold * capacity;
+}
+
+static void fpar_on_credits(struct routing_env *env, int router, int port, int vc,
+                            int32_t credits)
+{
+    struct fpar_state *st = env->state;
+    uint64_t *mask = &st->uncongested[(size_t)router * (size_t)st->vcs + (size_t)vc];
+    uint64_t bit = 1ull << port;
+    *mask = fpar_at_most_threshold(env, router, port, credits) ? *mask | bit : *mask & ~bit;
+}
+
+static int fpar_init(struct routing_env *env)
+{
+    struct fpar_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return -1;
+    st->vcs = env->vcs[PORT_LOCAL] > env->vcs[PORT_GLOBAL] ? env->vcs[PORT_LOCAL]
+                                                           : env->vcs[PORT_GLOBAL];
+    st->uncongested = calloc((size_t)env->topo->routers * (size_t)st->vcs, sizeof(uint64_t));
+    if (!st->uncongested) {
+        free(st);
+        return -1;
+    }
+    env->state = st;
+    for (int r = 0; r < env->topo->routers; r++) {
+        const struct router_view *view = &env->views[r];
+        for (int port = 0; port < view->kind->radix; port++) {
+            int cls = view->kind->port_class[port];
+            for (int vc = 0; cls != PORT_NODE && vc < env->vcs[cls]; vc++)
+                fpar_on_credits(env, r, port, vc, view->credits[view->vc_offset[port] + vc]);
+        }
+    }
+    return 0;
+}
+
+static void fpar_destroy(struct routing_env *env)
+{
+    struct fpar_state *st = env->state;
+    if (st)
+        free(st->uncongested);
+    free(st);
+    env->state = NULL;
+}
+
+/* The ports on the ladder (a class with an entry ahead) whose next VC is at most T occupied. */
+static uint64_t fpar_tracked_uncongested(const struct route_ctx *ctx, const struct fpar_state *st,
+                                         const int *entries, uint64_t *on_ladder)
+{
+    const uint64_t *masks = &st->uncongested[(size_t)ctx->router * (size_t)st->vcs];
+    uint64_t ports = 0, uncongested = 0;
+    for (int cls = PORT_LOCAL; cls <= PORT_GLOBAL; cls++) {
+        if (entries[cls] < 0)
+            continue;
+        uint64_t of_class = fpar_class_ports(ctx->kind, (enum port_class)cls);
+        ports |= of_class;
+        uncongested |= of_class & masks[ctx->env->ladder->vc[entries[cls]]];
+    }
+    *on_ladder = ports;
+    return uncongested;
+}
+
+/* The minimal legal ports of a decision on the ladder, scored in one pass, by port: which are
+ * at most T occupied, and the least occupied of them all (relative to capacity) with its ties,
+ * in increasing port order, as fpar_choose collects them. */
+struct fpar_minimal {
+    uint64_t ports, uncongested, least; /* least: the least occupied and its ties */
+    int ties;
+};
+
+/* Phits in use behind a port on the VC of its class's ladder entry (-1: off the ladder). */
+static inline int64_t fpar_occupancy(const struct route_ctx *ctx, const struct router_view *view,
+                                     const int *entries, int port)
+{
+    int entry = entries[ctx->kind->port_class[port]];
+    return entry < 0 ? -1 : view_occupancy(view, port, ctx->env->ladder->vc[entry]);
+}
+
+static void fpar_score_minimal(const struct route_ctx *ctx, const struct router_view *view,
+                               const int *entries, uint64_t ports, int threshold,
+                               struct fpar_minimal *out)
+{
+    int64_t best_occupancy = 0, best_capacity = 1;
+    uint64_t on_ladder = 0, uncongested = 0, least = 0; /* in locals: no store in the loop */
+    int ties = 0;
+    for (uint64_t m = ports; m; m &= m - 1) {
+        int port = __builtin_ctzll(m);
+        int64_t occupancy = fpar_occupancy(ctx, view, entries, port);
+        if (occupancy < 0)
+            continue;
+        int64_t capacity = view->capacity[port];
+        uint64_t bit = 1ull << port;
+        on_ladder |= bit;
+        if (100 * occupancy <= (int64_t)threshold * capacity)
+            uncongested |= bit;
+        /* occupancy / capacity against the least so far, in integers */
+        int64_t mine = occupancy * best_capacity, theirs = best_occupancy * capacity;
+        if (ties && mine > theirs)
+            continue;
+        if (!ties || mine < theirs) {
+            least = 0;
+            ties = 0;
+            best_occupancy = occupancy;
+            best_capacity = capacity;
+        }
+        least |= bit;
+        ties++;
+    }
+    *out = (struct fpar_minimal){on_ladder, uncongested, least, ties};
+}
+
+/* The least occupied of the ports in `set` (relative to capacity), ties at random as they come
+ * (routing.min_choice = occupancy among the minimal ports at most T occupied). */
+static int fpar_least_occupied_port(struct route_ctx *ctx, const struct router_view *view,
+                                    const int *entries, uint64_t set)
+{
+    int best = -1, ties = 0;
+    int64_t best_occupancy = 0, best_capacity = 1;
+    for (uint64_t m = set; m; m &= m - 1) {
+        int port = __builtin_ctzll(m);
+        int64_t occupancy = fpar_occupancy(ctx, view, entries, port),
+                capacity = view->capacity[port];
+        int64_t mine = occupancy * best_capacity, theirs = best_occupancy * capacity;
+        if (best >= 0 && mine > theirs)
+            continue;
+        if (best < 0 || mine < theirs) {
+            best = port;
+            best_occupancy = occupancy;
+            best_capacity = capacity;
+            ties = 1;
+        } else if (rng_below(route_rng(ctx), (uint32_t)++ties) == 0) {
+            best = port;
+            best_occupancy = occupancy;
+            best_capacity = capacity;
+        }
+    }
+    return best;
+}
+
+/* The ports of `ports` on the ladder at most T occupied whose paths are the shortest among
+ * such ports (0 if none). */
+static uint64_t fpar_shortest_uncongested(const struct route_ctx *ctx,
+                                          const struct router_view *view, const int *entries,
+                                          uint64_t ports, int dst, int threshold)
+{
+    const struct topology *t = ctx->env->topo;
+    const uint32_t *peer = &t->peer[topology_port_base(t, ctx->router)];
+    uint64_t shortest = 0;
+    int best_rank = FPAR_RANKS;
+    for (uint64_t m = ports; m; m &= m - 1) {
+        int port = __builtin_ctzll(m);
+        int64_t occupancy = fpar_occupancy(ctx, view, entries, port);
+        if (occupancy < 0 || 100 * occupancy > (int64_t)threshold * view->capacity[port])
+            continue;
+        int local, global;
+        topology_min_hops(t, topology_peer_router(peer[port]), dst, &local, &global);
+        int rank = 1 + local + global < FPAR_RANKS ? 1 + local + global : FPAR_RANKS - 1;
+        if (rank < best_rank) {
+            best_rank = rank;
+            shortest = 0;
+        }
+        if (rank == best_rank)
+            shortest |= 1ull << port;
+    }
+    return shortest;
+}
+
+/* Every legal port ranked (no minimal port on the ladder: rare): the port to take, or -1. */
+static int fpar_route_ranked(struct route_ctx *ctx, const struct packet *pk, int dst,
+                             uint64_t legal, int *entry)
+{
+    struct fpar_candidates cs;
+    fpar_candidates(ctx, pk, dst, legal, &cs);
+    if (cs.n == 0)
+        return -1;
+    const struct fpar_candidate *pick = &cs.c[fpar_choose(ctx, &cs)];
+    *entry = pick->entry;
+    return pick->port;
+}
+
+/* The decision scores the minimal legal ports in one pass, and the longer paths' only when no
+ * minimal port is at most T occupied (the minimal ports have the shortest rank: their far ends
+ * are one hop closer, every other port's is not). Bit sets of ports stand for the lists of
+ * candidates in increasing port order that the file comment's rule draws from: the same draws,
+ * the same choice as listing and ranking every legal port. */
 static int fpar_route(struct route_ctx *ctx, const struct packet *pk, struct route_choice *out)
 {
     const struct topology *t = ctx->env->topo;
+    const struct vc_ladder *ladder = ctx->env->ladder;
+    const struct fpar_params *fp = ctx->env->params;
     int dst = topology_router_of_node(t, (int)pk->dst);
     if (ctx->router == dst)
         return routing_minimal_choice(ctx, pk, -1, out);
-    struct fpar_candidates cs, longer; /* `pick` points into one of them */
     /* Ordered: on the cascade (MIN's ladder) a group segment must stay row then column. */
     uint64_t minimal = topology_ordered_min_ports(t, ctx->router, dst);
     uint64_t legal = fpar_legal_ports(ctx, pk, dst, minimal);
-    /* The minimal ports have the shortest rank (their far ends are one hop closer; every
-     * other port's far end is not): when one of them is at most T occupied, the choice is
-     * among them alone, and the longer paths need not be ranked or scored. Else only the
-     * longer paths' ports at most T occupied can be chosen, or failing those the least
-     * occupied minimal one. Same draws, same choice, as ranking every legal port. */
-    fpar_candidates(ctx, pk, dst, legal & minimal, FPAR_UNRANKED, &cs);
-    const struct fpar_candidate *pick;
-    if (cs.n > 0 && !cs.uncongested[FPAR_SAME_RANK]) {
-        fpar_candidates(ctx, pk, dst, legal & ~minimal, FPAR_UNCONGESTED, &longer);
-        if (longer.n) { /* the shortest of them, at random (min_choice is for minimal ones) */
-            uint64_t set = longer.uncongested[__builtin_ctz(longer.ranks)];
-            pick = &longer.c[fpar_random(ctx, set, __builtin_popcountll(set))];
-        } else {
-            pick = &cs.c[fpar_choose(ctx, &cs)];
-        }
+    const struct router_view *view = route_adaptive_view(ctx);
+    int entries[PORT_CLASSES]; /* the ladder entry of a hop, by the port's class */
+    for (int cls = 0; cls < PORT_CLASSES; cls++)
+        entries[cls] = ladder_next(ladder, pk->ladder_pos, (enum port_class)cls);
+    /* The ports at most T occupied: tracked in a network, else scored here. */
+    const struct fpar_state *st = ctx->env->state;
+    struct fpar_minimal s = {0};
+    uint64_t on_ladder = ~0ull, uncongested = ~0ull;
+    if (st) {
+        uncongested = fpar_tracked_uncongested(ctx, st, entries, &on_ladder);
+        s.ports = legal & minimal & on_ladder;
+        s.uncongested = s.ports & uncongested;
     } else {
-        if (cs.n == 0) /* no minimal port on the ladder: rank them all */
-            fpar_candidates(ctx, pk, dst, legal, FPAR_RANKED, &cs);
-        if (cs.n == 0)
-            return -1; /* off the ladder: the router reports it as a broken invariant */
-        pick = &cs.c[fpar_choose(ctx, &cs)];
+        fpar_score_minimal(ctx, view, entries, legal & minimal, fp->threshold, &s);
     }
-    if ((minimal >> pick->port) & 1)
-        ctx->dst_min_port = pick->port; /* the router need not ask the topology again */
-    out->out_port = pick->port;
-    out->vc = pick->vc;
-    out->ladder_pos = (uint8_t)(pick->entry + 1);
+    int port, entry = -1;
+    if (s.uncongested) { /* min_choice occupancy: the least occupied of them, else any */
+        port = ctx->env->min_choice == MIN_CHOICE_OCCUPANCY
+                   ? fpar_least_occupied_port(ctx, view, entries, s.uncongested)
+                   : fpar_random(ctx, s.uncongested, __builtin_popcountll(s.uncongested));
+    } else if (s.ports) {
+        /* A longer path's port at most T occupied, the shortest of them at random (min_choice
+         * is for minimal ones); else the least occupied minimal one, ties at random. */
+        uint64_t longer = fpar_shortest_uncongested(
+            ctx, view, entries, legal & ~minimal & on_ladder & uncongested, dst, fp->threshold);
+        if (longer) {
+            port = fpar_random(ctx, longer, __builtin_popcountll(longer));
+        } else {
+            if (st) /* the minimal ports' scores, for the least occupied */
+                fpar_score_minimal(ctx, view, entries, s.ports, fp->threshold, &s);
+            port = fpar_random(ctx, s.least, s.ties);
+        }
+    } else { /* no minimal port on the ladder: rank them all */
+        port = fpar_route_ranked(ctx, pk, dst, legal, &entry);
+        if (port < 0)
+            return -1; /* off the ladder: the router reports it as a broken invariant */
+    }
+    if (entry < 0)
+        entry = entries[ctx->kind->port_class[port]];
+    if ((minimal >> port) & 1)
+        ctx->dst_min_port = port; /* the router need not ask the topology again */
+    out->out_port = port;
+    out->vc = ladder->vc[entry];
+    out->ladder_pos = (uint8_t)(entry + 1);
     out->flags = pk->flags;
     out->target = -1;
     out->misroute_group = pk->misroute_group;
@@ -346,6 +548,9 @@ const struct routing_ops routing_fpar = {
                "path, else of a longer one, else the least occupied shortest",
     .settings = &fpar_settings,
     .ladder = fpar_ladder,
+    .init = fpar_init,
+    .destroy = fpar_destroy,
+    .on_credits = fpar_on_credits,
     .route = fpar_route,
     .bound = fpar_bound,
     .on_leaf_routers = true,
