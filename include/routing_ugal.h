@@ -24,6 +24,14 @@ int ugal_far_end_resolve(int configured, const struct topology_ops *kind);
 int ugal_far_end_setting(const struct sim_config *cfg);
 int ugal_far_end_of(const struct sim_config *cfg);
 
+/* routing.ugal_intra_group (routers/ROUTING.md: Detours inside a group). AUTO: on under the
+ * bias presets adaptive_0..adaptive_3 (Aries' adaptive modes detour inside a group), off
+ * otherwise; on the cascade only. */
+enum ugal_intra_group { UGAL_INTRA_FALSE, UGAL_INTRA_TRUE, UGAL_INTRA_AUTO };
+/* Whether packets of preset `preset` (UGAL_PRESET_NONE: none in force) get intra-group
+ * candidates under the configured choice, on a cascade. */
+bool ugal_intra_group_resolve(int configured, int preset);
+
 /* routing.ugal_preset min_hash and nmin_hash: which kind of path the hash picks. */
 enum ugal_hashed { UGAL_HASHED_NONE, UGAL_HASHED_MIN, UGAL_HASHED_NONMIN };
 

@@ -19,7 +19,9 @@ enum setting_type {
     SETTING_DOUBLE,
     SETTING_BOOL,
     SETTING_CHOICE,  /* one of the names of `choices` or `names()`, stored as its index (int);
-                      * a registry's plug-ins are chosen this way (routing_registry[index]) */
+                      * a registry's plug-ins are chosen this way (routing_registry[index]).
+                      * A choice offering "true" and "false" (with "auto") takes them as
+                      * booleans too, and writes them as booleans. */
     SETTING_STRING,  /* free text: char[SETTING_STRING_LEN] */
     SETTING_INT_LIST /* [a, b, ...]: struct setting_int_list */
 };
@@ -264,6 +266,9 @@ void settings_format_default(const struct setting *row, char *buf, size_t len);
 void settings_full_name(const struct setting_ref *r, char *buf, size_t len);
 void settings_full_name_in(const struct sim_config *cfg, const struct setting_ref *r, char *buf,
                            size_t len);
+
+/* Whether value `index` of a CHOICE row is "true" or "false" (read and written as a boolean). */
+bool settings_choice_is_bool(const struct setting *row, int index);
 
 /* The allowed names of a CHOICE setting (NULL-terminated), ", "-separated, index of one. */
 const char *const *settings_choices(const struct setting *row);

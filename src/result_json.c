@@ -78,6 +78,10 @@ static bool result_json_add_setting(cJSON *group, const struct setting_ref *r,
     case SETTING_BOOL:
         return cJSON_AddBoolToObject(group, name, *(const bool *)field) != NULL;
     case SETTING_CHOICE:
+        if (settings_choice_is_bool(r->row, *(const int *)field)) /* as the file wrote it */
+            return cJSON_AddBoolToObject(group, name,
+                                         strcmp(settings_choices(r->row)[*(const int *)field],
+                                                "true") == 0) != NULL;
         return cJSON_AddStringToObject(group, name,
                                        settings_choices(r->row)[*(const int *)field]) != NULL;
     case SETTING_STRING:

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "routing_piggyback.h"
 #include "routing_ugal.h"
+#include "settings.h"
 #include "sim.h"
 #include "test_util.h"
 
@@ -645,6 +647,7 @@ static void test_adaptive_only_at_source(void)
 
 #define CASCADE_SMALL_COLS 4 /* topology.cols of CASCADE_SMALL */
 #define INTRA_ON "routing.ugal_intra_group=true"
+#define INTRA_OFF "routing.ugal_intra_group=false"
 
 static int cascade_index(const struct topology *t, int r)
 {
@@ -926,7 +929,7 @@ static void test_intra_group_flow(void)
         "           pattern = \"tornado\"; offset = 2; load = 1.0; } );\n";
     static const char *const modes[][2] = {{"routing.ugal_preset=adaptive_0", INTRA_ON},
                                            {"routing.ugal_preset=adaptive_3", INTRA_ON},
-                                           {"routing.ugal_preset=adaptive_0", ""}};
+                                           {"routing.ugal_preset=adaptive_0", INTRA_OFF}};
     double accepted_load[3];
     int paths[3];
     char dir[64];
@@ -954,6 +957,132 @@ static void test_intra_group_flow(void)
     CU_ASSERT_EQUAL(paths[2], 1);
     CU_ASSERT(accepted_load[0] > accepted_load[1] + 0.2);
     CU_ASSERT(accepted_load[1] < 0.51 && accepted_load[2] < 0.51);
+}
+
+struct intra_detours {
+    long packets, detours; /* leaving their source router for one of its group */
+};
+
+/* At the source router, a packet for its own group: whether it took an intermediate. */
+static void count_intra_detours(void *ctx, const struct network *net, int router, int in_port,
+                                uint32_t index, const struct route_choice *ch)
+{
+    struct intra_detours *d = ctx;
+    const struct topology *t = &net->topo;
+    int dst = topology_router_of_node(t, (int)net->pool.packets[index].dst);
+    if (network_port_class(net, router, in_port) != PORT_NODE || router == dst ||
+        topology_group_of_router(t, router) != topology_group_of_router(t, dst))
+        return;
+    d->packets++;
+    d->detours += ch->target >= 0;
+}
+
+/* ugal_intra_group's default "auto": the hot spot of test_intra_group_flow (router 0 -> 1 at
+ * 1.0, a one-link minimal path) detours inside the group under a bias preset, set for the
+ * network or for the job, and never without one (plain ugal) or with the setting false; true
+ * still turns detours on without a preset. The rule the config gives agrees. */
+static void test_intra_group_auto(void)
+{
+    static const char flow[] =
+        "topology = { kind = \"cascade\"; p = 2; h = 2; rows = 2; cols = 4; row_links = 1;\n"
+        "             col_links = 2; cascade_groups = 5; };\n"
+        "routing = { mechanism = \"ugal\"; };\n"
+        "sim = { warmup_cycles = 500; measure_cycles = 1500; seed = 3; };\n"
+        "jobs = ( { name = \"flow\"; nodes = 4; placement = \"contiguous\"; first_node = 0;\n"
+        "           pattern = \"tornado\"; offset = 2; load = 1.0; } );\n";
+    static const struct {
+        const char *set[2];
+        bool rule, detours; /* intra-group candidates drawn; some taken */
+    } cases[] = {
+        {{"routing.ugal_preset=adaptive_0", ""}, true, true},
+        {{"jobs.flow.ugal_preset=adaptive_0", ""}, true, true},
+        /* A bias of 32 phits stops detours between neighbours (one 32-phit local hop). */
+        {{"routing.ugal_preset=adaptive_2", ""}, true, false},
+        {{"routing.ugal_preset=nmin_hash", ""}, false, false},
+        {{"routing.ugal_bias=0", ""}, false, false},
+        {{"routing.ugal_preset=adaptive_0", INTRA_OFF}, false, false},
+        {{"routing.ugal_preset=none", INTRA_ON}, true, true},
+    };
+    char dir[64];
+    CU_ASSERT_EQUAL_FATAL(test_tmpdir_create(dir, "ugal_auto"), 0);
+    printf("\n");
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        struct sim_config cfg;
+        char err[256];
+        test_load_config_text(dir, "flow.cfg", flow, cases[k].set, cases[k].set[1][0] ? 2 : 1,
+                              &cfg);
+        struct sim *sim = sim_create(&cfg, err, sizeof err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        struct ugal_rule rule;
+        int mode = k == 1 ? UGAL_ADAPTIVE_0 : UGAL_PRESET_NONE;
+        ugal_rule_of_mode(sim->net.routing_env.params, mode, &rule);
+        CU_ASSERT_EQUAL(rule.intra_group, cases[k].rule);
+        struct intra_detours d = {0};
+        sim->net.on_hop = count_intra_detours;
+        sim->net.on_hop_ctx = &d;
+        CU_ASSERT_EQUAL_FATAL(sim_run(sim, NULL, NULL), SIM_OK);
+        printf("    %s %s: %ld of %ld intra-group packets detoured\n", cases[k].set[0],
+               cases[k].set[1], d.detours, d.packets);
+        CU_ASSERT(d.packets > 400);
+        if (cases[k].detours) {
+            CU_ASSERT(d.detours > d.packets / 10);
+        } else {
+            CU_ASSERT_EQUAL(d.detours, 0);
+        }
+        sim_destroy(sim);
+    }
+    test_tmpdir_remove(dir);
+}
+
+/* The setting's values: the choice "auto" (default), and true and false written as booleans or
+ * strings; anything else, and true off the cascade, refused naming what is allowed. */
+static void test_intra_group_setting(void)
+{
+    static const struct {
+        const char *set[2];
+        const char *error; /* NULL: loads */
+    } cases[] = {
+        {{"topology.kind=cascade", "routing.mechanism=ugal"}, NULL},
+        {{"topology.kind=cascade", "routing.ugal_intra_group=\"true\""}, NULL},
+        {{"topology.kind=cascade", "routing.ugal_intra_group=false"}, NULL},
+        {{"routing.mechanism=ugal", "routing.ugal_intra_group=auto"}, NULL},
+        {{"routing.mechanism=ugal", "routing.ugal_intra_group=maybe"},
+         "routing.ugal_intra_group: unknown value 'maybe' (expected one of: false, true, auto)"},
+        {{"routing.mechanism=ugal", "routing.ugal_intra_group=1"},
+         "routing.ugal_intra_group: expected true, false or a string (one of: false, true, "
+         "auto), got an integer (1)"},
+        {{"routing.mechanism=ugal", "routing.ugal_intra_group=true"},
+         "routing.ugal_intra_group = true needs topology.kind = \"cascade\""},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *ov[3] = {"routing.mechanism=ugal", cases[k].set[0], cases[k].set[1]};
+        struct sim_config cfg;
+        char err[CONFIG_ERROR_LEN] = "";
+        int rc = config_load(NULL, ov, 3, &cfg, err);
+        if (!cases[k].error) {
+            CU_ASSERT_EQUAL(rc, 0);
+            if (rc)
+                fprintf(stderr, "\n  %s %s: %s\n", cases[k].set[0], cases[k].set[1], err);
+            continue;
+        }
+        CU_ASSERT_EQUAL(rc, -1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[k].error));
+        if (!strstr(err, cases[k].error))
+            fprintf(stderr, "\n  expected: %s\n  got: %s\n", cases[k].error, err);
+    }
+    /* Written as a boolean, true is echoed as one; "auto" is the default, not echoed. */
+    struct sim_config cfg;
+    char err[CONFIG_ERROR_LEN], text[32];
+    const char *ov[] = {"topology.kind=cascade", "routing.mechanism=ugal",
+                        "routing.ugal_intra_group=\"true\""};
+    CU_ASSERT_EQUAL_FATAL(config_load(NULL, ov, 3, &cfg, err), 0);
+    struct setting_ref r;
+    CU_ASSERT_EQUAL_FATAL(settings_find_full("routing.ugal_intra_group", &r), 0);
+    settings_format(&cfg, &r, true, text, sizeof text);
+    CU_ASSERT_STRING_EQUAL(text, "true");
+    CU_ASSERT(!settings_quiet(&cfg, &r));
+    CU_ASSERT_EQUAL_FATAL(config_load(NULL, ov, 2, &cfg, err), 0);
+    CU_ASSERT(settings_quiet(&cfg, &r));
 }
 
 /* ---- the hashed presets (min_hash, nmin_hash) ---- */
@@ -1110,6 +1239,9 @@ int test_ugal_register(void)
          test_intra_group_paths_no_deadlock},
         {"cascade intra-group detours: a saturating flow spreads under adaptive_0",
          test_intra_group_flow},
+        {"cascade intra-group detours: on under a bias preset (auto), never without one",
+         test_intra_group_auto},
+        {"ugal_intra_group: auto, booleans or strings; clear errors", test_intra_group_setting},
         {"min_hash, nmin_hash: minimal, nonminimal, one path per (src, dst, message)",
          test_hashed_presets},
     };

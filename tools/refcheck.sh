@@ -8,8 +8,8 @@
 # One line per point: "name|config|settings" (KEY=VALUE pairs applied with --set to the config
 # after COMMON). Together they cover every routing mechanism and global policy, every pattern,
 # both arbiters with and without transit priority, both arrangements and speedup 1 on the
-# canonical dragonfly; MIN, Valiant and FPAR on a Dragonfly+; UGAL with an Aries preset on the
-# cascade; fractional link bandwidths; jobs with messages, motifs, placements and throttles.
+# canonical dragonfly; MIN, Valiant and FPAR on a Dragonfly+; UGAL with and without an Aries
+# preset on the cascade (a preset detours inside a group); fractional link bandwidths; jobs with messages, motifs, placements and throttles.
 COMMON="sim.warmup_cycles=1500 sim.measure_cycles=2500"
 H3="topology.p=3 topology.a=6 topology.h=3"
 DEFAULT=conf/default.cfg
@@ -40,6 +40,7 @@ min_dfplus_un_oq|conf/dragonfly_plus_small.cfg|routing.mechanism=min traffic.pat
 fpar_dfplus_adv1_oq|conf/dragonfly_plus_small.cfg|traffic.pattern=adversarial traffic.load=0.5
 val_dfplus_un_oq|conf/dragonfly_plus_small.cfg|routing.mechanism=valiant traffic.pattern=uniform traffic.load=0.4
 ugal_cascade_un|conf/aries_small.cfg|traffic.pattern=uniform traffic.load=0.6
+ugal_cascade_un_preset0|conf/aries_small.cfg|routing.ugal_preset=adaptive_0 traffic.pattern=uniform traffic.load=0.6
 ugalg_cascade_adv1_preset2|conf/aries_small.cfg|routing.mechanism=ugal_g routing.ugal_preset=adaptive_2 traffic.pattern=adversarial traffic.load=0.4
 min_un_bandwidths|$DEFAULT|links.bandwidth_node=3.66 links.bandwidth_local=1.2 links.bandwidth_global=0.5 traffic.load=0.6
 jobs_dfplus_small|conf/jobs/dfplus_interference_small.cfg|$DFP_V1 jobs.app.process=periodic jobs.app.interval_cycles=100

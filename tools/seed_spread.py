@@ -1,9 +1,11 @@
 """seed_spread: does a model change that alters the random stream keep the results' law?
 
     seed_spread.py OLD_DFSIM NEW_DFSIM [--seeds N] [--jobs J] [--points a,b,...]
+                   [--points-file FILE]
 
-Runs every reference point of tools/refcheck.sh (REFCHECK_LIST=1) with seeds 1..N under both
-binaries and compares, figure by figure, the mean of the new binary's N results with the old
+Runs every reference point of tools/refcheck.sh (REFCHECK_LIST=1), or the points of FILE (one
+a line, as REFCHECK_LIST prints them: NAME|CONFIG| --set K=V ...; # starts a comment), with
+seeds 1..N under both binaries and compares, figure by figure, the mean of the new binary's N results with the old
 one's: the difference in standard errors of the difference of two means (Welch), z. A figure
 passes while |z| <= 3; one with no spread in either build passes only if equal. Prints a
 markdown table per point and a summary; exit status 1 when some figure fails.
@@ -24,15 +26,22 @@ import tempfile
 Z_LIMIT = 3.0
 
 
+def parse_points(text):
+    """[(name, config, [--set, K=V, ...])] of lines NAME|CONFIG|SETS (# comments, blanks)."""
+    points = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            name, config, sets = line.split("|", 2)
+            points.append((name, config, sets.split()))
+    return points
+
+
 def reference_points():
-    """[(name, config, [--set, K=V, ...])] from tools/refcheck.sh."""
+    """The points of tools/refcheck.sh."""
     out = subprocess.run(["sh", "tools/refcheck.sh"], env=dict(os.environ, REFCHECK_LIST="1"),
                          check=True, capture_output=True, text=True).stdout
-    points = []
-    for line in out.splitlines():
-        name, config, sets = line.split("|", 2)
-        points.append((name, config, sets.split()))
-    return points
+    return parse_points(out)
 
 
 def at(doc, *keys):
@@ -107,8 +116,13 @@ def main(argv=None):
     parser.add_argument("--seeds", type=int, default=6)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--points", default="", help="comma-separated names (default: all)")
+    parser.add_argument("--points-file", help="points to run instead of the reference points")
     args = parser.parse_args(argv)
-    points = reference_points()
+    if args.points_file:
+        with open(args.points_file) as f:
+            points = parse_points(f.read())
+    else:
+        points = reference_points()
     if args.points:
         wanted = set(args.points.split(","))
         points = [p for p in points if p[0] in wanted]

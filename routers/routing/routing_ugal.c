@@ -9,8 +9,9 @@
  * the path leaves the group at another router, as that router published it a few cycles ago;
  * a nonminimal choice that fresher information would not have made is phantom (ugal_phantom).
  * ugal_g costs by the occupancies along the whole path, which no router could know in time:
- * the bound the others are measured against. With routing.ugal_intra_group (cascade), traffic
- * inside a group also draws nonminimal candidates, via a random other router of the group. */
+ * the bound the others are measured against. With routing.ugal_intra_group (cascade; "auto":
+ * under a bias preset, as Aries' adaptive modes do), traffic inside a group also draws
+ * nonminimal candidates, via a random other router of the group. */
 #include "routing_ugal.h"
 
 #include <assert.h>
@@ -23,7 +24,8 @@
 
 struct ugal_params {
     int min_candidates, nonmin_candidates, weight, bias, bias_mode, preset;
-    bool progressive, intra_group;
+    bool progressive;
+    int intra_group; /* enum ugal_intra_group */
     int far_end, far_end_refresh;
 };
 
@@ -33,6 +35,8 @@ static int ugal_check(const struct sim_config *cfg, const void *params,
 static const char *const ugal_weight_names[] = {"occupancy", "occupancy_x_hops", NULL};
 static const char *const ugal_bias_mode_names[] = {"constant", "increasing", NULL};
 static const char *const ugal_far_end_names[] = {"none", "credits", "auto", NULL};
+/* In enum ugal_intra_group order; "true" and "false" are also written as booleans. */
+static const char *const ugal_intra_group_names[] = {"false", "true", "auto", NULL};
 const char *const ugal_preset_names[] = {"none",       "adaptive_0", "adaptive_1", "adaptive_2",
                                          "adaptive_3", "min_hash",   "nmin_hash",  NULL};
 
@@ -58,9 +62,11 @@ static const struct setting ugal_rows[] = {
         struct ugal_params, "ugal_preset", preset, "none", ugal_preset_names,
         "Aries mode; not none: sets bias, bias mode and progressive (routers/README.md)"),
     /* Added after the study's documents: left out of their echo and hash at their default. */
-    SETTING_QUIET_NUMBER(struct ugal_params, SETTING_BOOL, "ugal_intra_group", intra_group, 0, 0, 1,
+    SETTING_QUIET_CHOICE(struct ugal_params, "ugal_intra_group", intra_group, "auto",
+                         ugal_intra_group_names,
                          "cascade: traffic inside a group also draws its nonminimal candidates, "
-                         "via a random other router of the group (routers/README.md)"),
+                         "via a random other router of the group; auto = under the bias presets "
+                         "adaptive_0..3 (routers/ROUTING.md)"),
     SETTING_QUIET_CHOICE(struct ugal_params, "ugal_far_end", far_end, "auto", ugal_far_end_names,
                          "ugal: a path leaving the group at another router adds that router's "
                          "global-port occupancy as known here, late (credits), or not (none); "
@@ -82,12 +88,13 @@ static int ugal_check(const struct sim_config *cfg, const void *params, struct s
 {
     const struct ugal_params *up = params;
     const struct routing_ops *routing = routing_of(cfg);
-    if (!up->intra_group || (routing != &routing_ugal && routing != &routing_ugal_g) ||
-        routing_on_cascade(cfg))
+    if (up->intra_group != UGAL_INTRA_TRUE ||
+        (routing != &routing_ugal && routing != &routing_ugal_g) || routing_on_cascade(cfg))
         return 0;
     snprintf(issue->text, sizeof issue->text,
              "routing.ugal_intra_group = true needs topology.kind = \"cascade\" (its detours "
-             "inside a group are defined on the cascade's rows and columns only)");
+             "inside a group are defined on the cascade's rows and columns only; expected "
+             "\"auto\", which detours on the cascade only, or false)");
     issue->key = "routing.ugal_intra_group";
     issue->alt = "topology.kind";
     return -1;
@@ -137,18 +144,25 @@ static const struct {
     [UGAL_NMIN_HASH] = {0, UGAL_BIAS_CONSTANT, false, UGAL_HASHED_NONMIN},
 };
 
+bool ugal_intra_group_resolve(int configured, int preset)
+{
+    if (configured != UGAL_INTRA_AUTO)
+        return configured == UGAL_INTRA_TRUE;
+    return preset >= UGAL_ADAPTIVE_0 && preset <= UGAL_ADAPTIVE_3;
+}
+
 void ugal_rule_of_mode(const void *params, int mode, struct ugal_rule *out)
 {
     const struct ugal_params *up = params;
+    int preset = mode != UGAL_PRESET_NONE ? mode : up->preset;
     *out = (struct ugal_rule){.min_candidates = up->min_candidates,
                               .nonmin_candidates = up->nonmin_candidates,
                               .bias = up->bias,
                               .mode = up->bias_mode,
                               .weight = up->weight,
                               .progressive = up->progressive,
-                              .intra_group = up->intra_group,
+                              .intra_group = ugal_intra_group_resolve(up->intra_group, preset),
                               .hashed = UGAL_HASHED_NONE};
-    int preset = mode != UGAL_PRESET_NONE ? mode : up->preset;
     if (preset == UGAL_PRESET_NONE)
         return;
     out->bias = ugal_presets[preset].bias;
@@ -207,6 +221,8 @@ static int ugal_init(struct routing_env *env)
         return -1;
     for (int m = 0; m < UGAL_PRESETS; m++) {
         ugal_rule_of_mode(env->params, m, &st->rules[m]);
+        /* "auto" detours on the cascade only (true elsewhere is refused by ugal_check). */
+        st->rules[m].intra_group &= env->topo->ops == &topology_cascade;
         if (((env->modes | 1u) >> m) & 1u)
             st->per_port |= st->rules[m].progressive;
     }

@@ -312,13 +312,15 @@ static int config_type_error(const struct config_target *t, const struct config_
                                            [SETTING_STRING] = "a string",
                                            [SETTING_INT_LIST] = "an array of integers"};
     char got[128], names[256] = "", list[224];
+    const char *what = expected[t->ref.row->type];
     config_describe(v, got, sizeof got);
     if (t->ref.row->type == SETTING_CHOICE) {
         settings_names_text(t->ref.row, list, sizeof list);
         snprintf(names, sizeof names, " (one of: %s)", list);
+        if (settings_choice_index(t->ref.row, "true") >= 0)
+            what = "true, false or a string";
     }
-    snprintf(problem, len, "%s: expected %s%s, got %s", t->key, expected[t->ref.row->type], names,
-             got);
+    snprintf(problem, len, "%s: expected %s%s, got %s", t->key, what, names, got);
     return -1;
 }
 
@@ -410,6 +412,13 @@ static int config_unknown_choice(const struct config_target *t, const char *name
 static int config_store_choice(const struct config_target *t, const struct config_value *v,
                                char *field, char *problem, size_t len)
 {
+    if (v->type == CONFIG_TYPE_BOOL) { /* a choice offering true and false takes booleans */
+        int index = settings_choice_index(t->ref.row, v->b ? "true" : "false");
+        if (index < 0)
+            return config_type_error(t, v, problem, len);
+        *(int *)field = index;
+        return 0;
+    }
     if (v->type != CONFIG_TYPE_STRING)
         return config_type_error(t, v, problem, len);
     struct setting_choice_match m;

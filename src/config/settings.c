@@ -504,6 +504,14 @@ void settings_fill_element(struct sim_config *cfg, const struct settings_list *l
 
 /* ---- text ---- */
 
+bool settings_choice_is_bool(const struct setting *row, int index)
+{
+    if (row->type != SETTING_CHOICE || index < 0)
+        return false;
+    const char *name = settings_choices(row)[index];
+    return strcmp(name, "true") == 0 || strcmp(name, "false") == 0;
+}
+
 static void settings_format_field(const struct setting *row, const char *field, bool quote,
                                   char *buf, size_t len)
 {
@@ -523,6 +531,8 @@ static void settings_format_field(const struct setting *row, const char *field, 
         break;
     case SETTING_CHOICE: {
         int i = *(const int *)field;
+        if (settings_choice_is_bool(row, i)) /* written as a boolean, as the file may */
+            q = "";
         snprintf(buf, len, "%s%s%s", q, i >= 0 ? settings_choices(row)[i] : "?", q);
         break;
     }
