@@ -66,7 +66,6 @@ static void test_fuzz_regressions(void)
     CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/regressions_run", fuzz_run_input) >= 1);
     CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/regressions_run", fuzz_config_input) >= 1);
     CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/regressions_sweep", fuzz_sweep_input) >= 1);
-    CU_ASSERT(test_fuzz_replay_dir("tests/fuzz/regressions_trace", fuzz_trace_input) >= 1);
 }
 
 static void test_fuzz_corpus(void)
