@@ -739,6 +739,36 @@ static void test_e2e_motif_replay(void)
     test_tmpdir_remove(dir);
 }
 
+/* --trace-out in a run that redoes its warm-up (stats.extend_warmup): the recording is the
+ * final measurement's, starting where its warm-up ends (the clock's offset) and as long as its
+ * measurement; a recording that existed before the run is still not written over. */
+static void test_e2e_trace_out_extended(void)
+{
+    char dir[64], args[160], out[4096], command[512];
+    CU_ASSERT_EQUAL_FATAL(test_tmpdir_create(dir, "trace"), 0);
+    e2e_config_with(dir, "ext",
+                    "sim = { warmup_cycles = 0; measure_cycles = 4000; };\n"
+                    "stats = { sample_cycles = 50; extend_warmup = 4; };",
+                    "{ name = \"u\"; nodes = 16; pattern = \"uniform\"; load = 0.3; "
+                    "message_bytes = 512; }");
+    snprintf(args, sizeof args, "--trace-out %s/rec", dir);
+    int rc = e2e_run(dir, "ext", args, out, sizeof out);
+    if (rc)
+        fprintf(stderr, "\n  %s\n", out);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    snprintf(command, sizeof command,
+             "/usr/bin/python3 -c \"import json, otf2; s = json.load(open('%s/ext.json'))"
+             "['steady_state']; t = otf2.reader.open('%s/rec/u/traces.otf2').__enter__(); "
+             "c = t.definitions.clock_properties; print(s['warmup_extensions'] > 0, "
+             "c.global_offset == s['warmup_cycles'] > 0, c.trace_length)\"",
+             dir, dir);
+    CU_ASSERT_EQUAL_FATAL(test_run_command(command, out, sizeof out), 0);
+    CU_ASSERT_STRING_EQUAL(out, "True True 4000\n");
+    CU_ASSERT_NOT_EQUAL(e2e_run(dir, "ext", args, out, sizeof out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "rec/u/traces.otf2 exists"));
+    test_tmpdir_remove(dir);
+}
+
 /* The coverage trace through dfsim with the invariant recount on: every message it sent
  * delivered, every request completed, the skipped counts those of the reader (none). */
 static void test_e2e_coverage(void)
@@ -804,6 +834,7 @@ static const struct test_case test_trace_cases[] = {
     {"dfsim: the coverage trace with --check, each message and request done", test_e2e_coverage},
     {"dfsim: a rendezvous deadlock stops with the ranks and events", test_e2e_deadlock},
     {"sweep hash: a trace edited in place is another point", test_trace_content_hash},
+    {"dfsim: --trace-out in a run that extends its warm-up", test_e2e_trace_out_extended},
 };
 
 int test_trace_register(void)
