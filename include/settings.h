@@ -51,6 +51,10 @@ struct setting {
     /* Left out of the document's config echo and of the sweep hash while at its default: a
      * setting added after documents and sweeps exist that leaves their runs unchanged. */
     bool quiet_default;
+    /* Optional, for a path: a digest of what the file holds (value as stored), so that the sweep
+     * hash of a config that sets it changes when the file is edited in place. 0, or -1 when it
+     * cannot be read. */
+    int (*digest)(const struct sim_config *cfg, const char *value, uint64_t *out);
 };
 
 #define SETTING_UNBOUNDED_INT 2147483647.0

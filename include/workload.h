@@ -70,7 +70,7 @@ struct workload_job {
     struct injection_calendar calendar; /* its ranks' next messages (when active) */
     /* closed loop: a motif run, or a trace job's program and replay engine */
     struct motif_run *motif;
-    struct trace_program *trace_program;
+    const struct trace_program *trace_program; /* trace_job's, read once per process */
     struct trace_replay *trace;
     struct trace_writer *recorder; /* its messages, recorded for --trace-out (NULL: not) */
     uint64_t start_cycle, end_cycle; /* end_cycle: 0 until done (never for an open-ended job) */

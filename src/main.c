@@ -752,5 +752,6 @@ int main(int argc, char **argv)
     }
     int rc = main_dispatch(argc, argv, &cli);
     free(cli.overrides);
+    trace_job_programs_release();
     return rc;
 }

@@ -94,8 +94,14 @@ static enum sim_status point_alone(const struct sim_config *cfg, int j,
     return status;
 }
 
-enum sim_status point_run(const struct sim_config *cfg, const struct point_options *opt,
-                          struct result *res, struct point_outcome *out)
+static bool point_may_extend(const struct sim_config *cfg, const struct result *res, int done);
+
+/* point_run; extensions >= 0: point_run_steady's run after that many extensions of the
+ * warm-up, whose recording (--trace-out) is written only when no other run follows it, so
+ * that the recording is the final measurement's. */
+static enum sim_status point_run_extended(const struct sim_config *cfg,
+                                          const struct point_options *opt, struct result *res,
+                                          struct point_outcome *out, int extensions)
 {
     memset(res, 0, sizeof *res);
     memset(out, 0, sizeof *out);
@@ -109,15 +115,16 @@ enum sim_status point_run(const struct sim_config *cfg, const struct point_optio
         out->status = status = SIM_NOMEM;
         snprintf(out->message, sizeof out->message, "%s", err);
     }
+    if (status == SIM_OK && sim_summarize(sim, res) != 0) {
+        out->status = status = SIM_NOMEM;
+        snprintf(out->message, sizeof out->message, "cannot summarize the run (out of memory)");
+    }
     if (status == SIM_OK && opt->trace_out && sim->workload &&
+        (extensions < 0 || !point_may_extend(cfg, res, extensions)) &&
         workload_write_traces(sim->workload, opt->trace_out, sim->net.cycle, err, sizeof err) !=
             0) {
         out->status = status = SIM_NOMEM;
         snprintf(out->message, sizeof out->message, "--trace-out: %s", err);
-    }
-    if (status == SIM_OK && sim_summarize(sim, res) != 0) {
-        out->status = status = SIM_NOMEM;
-        snprintf(out->message, sizeof out->message, "cannot summarize the run (out of memory)");
     }
     if (status == SIM_OK) {
         point_warn_capped(sim, NULL);
@@ -132,6 +139,12 @@ enum sim_status point_run(const struct sim_config *cfg, const struct point_optio
     if (status == SIM_OK && cfg->sim.isolate && res->n_jobs)
         job_results_node_cycles_alone(res->jobs, res->n_jobs, &res->run);
     return status;
+}
+
+enum sim_status point_run(const struct sim_config *cfg, const struct point_options *opt,
+                          struct result *res, struct point_outcome *out)
+{
+    return point_run_extended(cfg, opt, res, out, -1);
 }
 
 /* Whether another run with a longer warm-up may make the point steady: the verdict was
@@ -154,7 +167,7 @@ enum sim_status point_run_steady(struct sim_config *cfg, const struct point_opti
     int done = 0;
     enum sim_status status;
     for (;;) {
-        status = point_run(cfg, opt, res, out);
+        status = point_run_extended(cfg, opt, res, out, done);
         if (status != SIM_OK || !point_may_extend(cfg, res, done))
             break;
         /* The transient MSER-5 found, and at least the warm-up again and a batch of samples:

@@ -313,16 +313,15 @@ static int workload_closed_loop(const struct network *net, struct workload_job *
     return 0;
 }
 
-/* A trace job: its program (read again: the config check read it) and replay engine. */
+/* A trace job: its program (the one the config check read) and replay engine. */
 static int workload_trace(const struct network *net, struct workload_job *jb, char *err,
                           int err_len)
 {
     char why[900] = "";
     struct trace_replay_params params;
     trace_job_params(net->cfg, jb->cfg, &params);
-    jb->trace_program = calloc(1, sizeof *jb->trace_program);
+    jb->trace_program = trace_job_program(net->cfg, jb->cfg, why, sizeof why);
     if (!jb->trace_program ||
-        trace_job_program(net->cfg, jb->cfg, jb->trace_program, why, sizeof why) != 0 ||
         !(jb->trace = trace_replay_create(jb->trace_program, &params, why, sizeof why))) {
         snprintf(err, (size_t)err_len, "job '%s': %s", jb->cfg->name,
                  why[0] ? why : "out of memory");
@@ -462,9 +461,6 @@ void workload_destroy(struct workload *w)
         injection_calendar_free(&jb->calendar);
         motif_run_destroy(jb->motif);
         trace_replay_destroy(jb->trace);
-        if (jb->trace_program)
-            trace_program_free(jb->trace_program);
-        free(jb->trace_program);
         trace_writer_destroy(jb->recorder);
         latency_histogram_free(&jb->stats.packet_latency);
         latency_histogram_free(&jb->stats.message_latency);

@@ -12,8 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "rng.h"
+#include "sweep.h"
 #include "test_util.h"
+#include "trace_job.h"
 #include "trace_match.h"
 #include "trace_reader.h"
 #include "trace_replay.h"
@@ -515,19 +518,25 @@ static void test_match_table(void)
 
 /* ---- end to end: ./dfsim -------------------------------------------------------------------- */
 
-#define E2E_BASE                                                                                  \
-    "@include \"%s/conf/default.cfg\"\nsim = { warmup_cycles = 100; };\n"
+#define E2E_BASE "@include \"%s/conf/default.cfg\"\n"
 
-/* Writes dir/name.cfg: default.cfg with a short warm-up and `jobs`. */
-static void e2e_config(const char *dir, const char *name, const char *jobs)
+/* Writes dir/name.cfg: default.cfg, then `groups` (config text) and `jobs`. */
+static void e2e_config_with(const char *dir, const char *name, const char *groups,
+                            const char *jobs)
 {
     char path[160], cwd[1024];
     CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof cwd));
     snprintf(path, sizeof path, "%s/%s.cfg", dir, name);
     FILE *f = fopen(path, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fprintf(f, E2E_BASE "jobs = ( %s );\n", cwd, jobs);
+    fprintf(f, E2E_BASE "%s\njobs = ( %s );\n", cwd, groups, jobs);
     fclose(f);
+}
+
+/* dir/name.cfg: default.cfg with a short warm-up and `jobs`. */
+static void e2e_config(const char *dir, const char *name, const char *jobs)
+{
+    e2e_config_with(dir, name, "sim = { warmup_cycles = 100; };", jobs);
 }
 
 /* Runs ./dfsim run dir/name.cfg ARGS, output in out; returns the exit status. */
@@ -602,6 +611,68 @@ static double e2e_runtime(const char *dir, const char *name)
     return strtod(out, NULL);
 }
 
+/* The sweep hash of the config dir/h.cfg (loaded afresh into cfg). */
+static void content_hash(const char *dir, struct sim_config *cfg, char hash[SWEEP_HASH_LEN])
+{
+    char path[160], cerr[CONFIG_ERROR_LEN];
+    snprintf(path, sizeof path, "%s/h.cfg", dir);
+    int rc = config_load(path, NULL, 0, cfg, cerr);
+    if (rc)
+        fprintf(stderr, "\n  %s\n", cerr);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL_FATAL(sweep_config_hash(cfg, hash), 0);
+}
+
+/* Runs a shell command; asserts it succeeded. */
+static void shell_ok(const char *command)
+{
+    char out[2048];
+    int rc = test_run_command(command, out, sizeof out);
+    if (rc)
+        fprintf(stderr, "\n  %s: %s\n", command, out);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+}
+
+/* A trace edited in place is another sweep point: one event changed (rank 1 leaves
+ * MPI_Finalize a tick later) gives another hash, the old files back the old hash; and the
+ * config's program is the edited trace's, not one read earlier in the process. */
+static void test_trace_content_hash(void)
+{
+    static struct sim_config cfg;
+    char dir[64], path[128], command[512], h1[SWEEP_HASH_LEN], h2[SWEEP_HASH_LEN],
+        h3[SWEEP_HASH_LEN];
+    fixture(dir, path, "pingpong", "1000");
+    e2e_config(dir, "h", "{ name = \"t\"; nodes = 2; trace = \"t/traces.otf2\"; }");
+    content_hash(dir, &cfg, h1);
+    snprintf(command, sizeof command,
+             "cp -r %s/t %s/keep && rm -r %s/t && /usr/bin/python3 "
+             "tests/trace_fixtures.py pingpong %s/t 1000 91",
+             dir, dir, dir, dir);
+    shell_ok(command);
+    content_hash(dir, &cfg, h2);
+    CU_ASSERT_STRING_NOT_EQUAL(h1, h2);
+    snprintf(command, sizeof command, "rm -r %s/t && cp -r %s/keep %s/t", dir, dir, dir);
+    shell_ok(command);
+    content_hash(dir, &cfg, h3);
+    CU_ASSERT_STRING_EQUAL(h1, h3);
+    /* the same path, other bytes: the program read for the config carries them */
+    snprintf(command, sizeof command,
+             "rm -r %s/t && /usr/bin/python3 tests/trace_fixtures.py "
+             "pingpong %s/t 2000",
+             dir, dir);
+    shell_ok(command);
+    content_hash(dir, &cfg, h3);
+    CU_ASSERT_STRING_NOT_EQUAL(h1, h3);
+    const struct trace_program *p = trace_job_program(&cfg, &cfg.jobs[0], err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    uint64_t sent = 0;
+    for (uint32_t i = 0; i < p->ranks[0].n_ops; i++)
+        if (p->ranks[0].ops[i].kind == TRACE_OP_SEND)
+            sent += p->ranks[0].ops[i].value;
+    CU_ASSERT_EQUAL(sent, 2000);
+    test_tmpdir_remove(dir);
+}
+
 /* A motif recorded with --trace-out and replayed: the same bytes for every rank pair (the
  * replay, recorded again, against the motif's recording) and a runtime within 0.1 % of the
  * motif's (2 cycles here: the first iteration's compute starts a cycle early in the replay,
@@ -665,6 +736,36 @@ static void test_e2e_motif_replay(void)
     snprintf(args, sizeof args, "--trace-out %s/rec", dir);
     CU_ASSERT_NOT_EQUAL(e2e_run(dir, "motif", args, out, sizeof out), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "rec/a/traces.otf2 exists"));
+    test_tmpdir_remove(dir);
+}
+
+/* --trace-out in a run that redoes its warm-up (stats.extend_warmup): the recording is the
+ * final measurement's, starting where its warm-up ends (the clock's offset) and as long as its
+ * measurement; a recording that existed before the run is still not written over. */
+static void test_e2e_trace_out_extended(void)
+{
+    char dir[64], args[160], out[4096], command[512];
+    CU_ASSERT_EQUAL_FATAL(test_tmpdir_create(dir, "trace"), 0);
+    e2e_config_with(dir, "ext",
+                    "sim = { warmup_cycles = 0; measure_cycles = 4000; };\n"
+                    "stats = { sample_cycles = 50; extend_warmup = 4; };",
+                    "{ name = \"u\"; nodes = 16; pattern = \"uniform\"; load = 0.3; "
+                    "message_bytes = 512; }");
+    snprintf(args, sizeof args, "--trace-out %s/rec", dir);
+    int rc = e2e_run(dir, "ext", args, out, sizeof out);
+    if (rc)
+        fprintf(stderr, "\n  %s\n", out);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    snprintf(command, sizeof command,
+             "/usr/bin/python3 -c \"import json, otf2; s = json.load(open('%s/ext.json'))"
+             "['steady_state']; t = otf2.reader.open('%s/rec/u/traces.otf2').__enter__(); "
+             "c = t.definitions.clock_properties; print(s['warmup_extensions'] > 0, "
+             "c.global_offset == s['warmup_cycles'] > 0, c.trace_length)\"",
+             dir, dir);
+    CU_ASSERT_EQUAL_FATAL(test_run_command(command, out, sizeof out), 0);
+    CU_ASSERT_STRING_EQUAL(out, "True True 4000\n");
+    CU_ASSERT_NOT_EQUAL(e2e_run(dir, "ext", args, out, sizeof out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "rec/u/traces.otf2 exists"));
     test_tmpdir_remove(dir);
 }
 
@@ -732,6 +833,8 @@ static const struct test_case test_trace_cases[] = {
     {"dfsim: a motif recorded and replayed: bytes per pair, runtime", test_e2e_motif_replay},
     {"dfsim: the coverage trace with --check, each message and request done", test_e2e_coverage},
     {"dfsim: a rendezvous deadlock stops with the ranks and events", test_e2e_deadlock},
+    {"sweep hash: a trace edited in place is another point", test_trace_content_hash},
+    {"dfsim: --trace-out in a run that extends its warm-up", test_e2e_trace_out_extended},
 };
 
 int test_trace_register(void)

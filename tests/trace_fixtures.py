@@ -2,7 +2,8 @@
 """OTF2 traces of known content for the trace-replay tests (tests/test_trace.c), written
 with Debian's python3-otf2.
 
-    trace_fixtures.py pingpong DIR BYTES     two ranks: send, receive back (compute 50, 20, 30)
+    trace_fixtures.py pingpong DIR BYTES [END]  two ranks: send, receive back (compute 50, 20,
+                                             30); END: when rank 1 leaves MPI_Finalize (90)
     trace_fixtures.py unmatched DIR          rank 1 receives a message rank 0 never sends
     trace_fixtures.py unknown_collective DIR a collective of an operation MPI does not have
     trace_fixtures.py exchange DIR BYTES     two ranks: both MPI_Send to the other, then MPI_Recv
@@ -64,7 +65,7 @@ class Trace:
         self.writer.__exit__(None, None, None)
 
 
-def pingpong(directory, nbytes):
+def pingpong(directory, nbytes, end=90):
     t = Trace(directory, 2)
     w = t.world
     t.call(0, "MPI_Init", 0, 0)
@@ -74,7 +75,7 @@ def pingpong(directory, nbytes):
     t.call(1, "MPI_Init", 0, 0)
     t.call(1, "MPI_Recv", 20, 30, ("mpi_recv", 25, 0, w, 7, nbytes))
     t.call(1, "MPI_Send", 60, 65, ("mpi_send", 60, 0, w, 8, nbytes))
-    t.call(1, "MPI_Finalize", 65, 90)
+    t.call(1, "MPI_Finalize", 65, end)
     t.close()
 
 
@@ -153,7 +154,7 @@ def main(argv):
         sys.exit(__doc__)
     kind, directory = argv[1], argv[2]
     if kind == "pingpong":
-        pingpong(directory, int(argv[3]))
+        pingpong(directory, int(argv[3]), int(argv[4]) if len(argv) > 4 else 90)
     elif kind == "exchange":
         exchange(directory, int(argv[3]))
     elif kind == "unmatched":

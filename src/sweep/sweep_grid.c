@@ -261,6 +261,16 @@ static int sweep_lines_setting(void *ctx, const struct setting_ref *r)
     settings_format(l->cfg, r, false, value, sizeof value);
     snprintf(text, sizeof text, "%s=%s", name, value);
     sweep_lines_add(l, text);
+    /* A file's content, where its setting says how to digest it (a trace's files): a line of
+     * its own, so that configs that set no such file keep their hash. */
+    uint64_t digest;
+    if (r->row->digest) {
+        if (r->row->digest(l->cfg, settings_value(l->cfg, r), &digest) == 0)
+            snprintf(text, sizeof text, "%s#content=%016" PRIx64, name, digest);
+        else
+            snprintf(text, sizeof text, "%s#content=unreadable", name);
+        sweep_lines_add(l, text);
+    }
     return 0;
 }
 

@@ -22,12 +22,14 @@ struct allreduce_settings {
 static const struct setting allreduce_rows[] = {
     SETTING_NUMBER(struct allreduce_settings, SETTING_INT64, "allreduce_threshold", threshold,
                    2048, 0, SETTING_UNBOUNDED_INT64,
-                   "allreduce: recursive doubling below this many bytes, ring from it on"),
+                   "allreduce (and a trace's MPI_Allreduce): recursive doubling below this many "
+                   "bytes, ring from it on"),
 };
 
-/* 2048 bytes by default: MPICH's short-message allreduce limit. */
+/* 2048 bytes by default: MPICH's short-message allreduce limit. A trace job's MPI_Allreduce
+ * picks its algorithm by it too (traffic/trace/trace_job.c), hence its second reader. */
 static const struct setting_table allreduce_table = {
-    "jobs", "allreduce", allreduce_rows, 1, sizeof(struct allreduce_settings), NULL};
+    "jobs", "allreduce, trace", allreduce_rows, 1, sizeof(struct allreduce_settings), NULL};
 
 uint64_t motif_allreduce_threshold_of(const void *settings)
 {

@@ -3,12 +3,14 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "sim_config.h"
 #include "motif.h"
 #include "text_file.h"
+#include "trace_digest.h"
 #include "trace_reader.h"
 
 static int trace_job_check(const struct sim_config *cfg, const void *params,
@@ -23,7 +25,8 @@ static const struct setting trace_job_rows[] = {
             "relative to the folder of the config file it is written in); rank r on the r-th "
             "of the job's nodes",
      .is_path = true,
-     .quiet_default = true},
+     .quiet_default = true,
+     .digest = trace_job_digest},
     SETTING_QUIET_NUMBER(struct trace_job_settings, SETTING_INT64, "eager_bytes", eager_bytes,
                          TRACE_EAGER_BYTES, 0, SETTING_UNBOUNDED_INT64,
                          "trace: messages of fewer bytes go at once, larger ones as a rendezvous "
@@ -68,11 +71,9 @@ bool trace_job_key(const char *key)
     return false;
 }
 
-void trace_job_path(const struct sim_config *cfg, const struct config_job *job, char *out,
-                    size_t len)
+void trace_job_path(const struct sim_config *cfg, const char *trace, char *out, size_t len)
 {
     char dir[4096];
-    const char *trace = trace_job_settings_of(job)->trace;
     text_file_folder(cfg->path, dir, sizeof dir);
     if (trace[0] == '/' || !dir[0])
         snprintf(out, len, "%s", trace);
@@ -80,20 +81,92 @@ void trace_job_path(const struct sim_config *cfg, const struct config_job *job, 
         snprintf(out, len, "%s/%s", dir, trace);
 }
 
-int trace_job_program(const struct sim_config *cfg, const struct config_job *job,
-                      struct trace_program *out, char *err, size_t err_len)
+int trace_job_digest(const struct sim_config *cfg, const char *trace, uint64_t *out)
 {
     char path[4096 + SETTING_STRING_LEN + 2];
-    trace_job_path(cfg, job, path, sizeof path);
-    if (trace_read(path, trace_job_allreduce_threshold(job), out, err, err_len) != 0)
-        return -1;
-    char why[400];
-    if (trace_program_check_matching(out, why, sizeof why) != 0) {
-        snprintf(err, err_len, "%s: %s", path, why);
-        trace_program_free(out);
-        return -1;
+    trace_job_path(cfg, trace, path, sizeof path);
+    return trace_digest(path, out);
+}
+
+/* The programs read in this process, each kept until the process ends: the config check reads
+ * a trace and every run of the config (the point, its runs alone, a sweep's points) reuses it.
+ * Keyed by the anchor's path, the archive's digest (an archive rewritten in place is read
+ * anew) and the allreduce threshold the decomposition used. */
+struct trace_job_cached {
+    char path[4096 + SETTING_STRING_LEN + 2];
+    uint64_t digest, allreduce_threshold;
+    struct trace_program program;
+};
+static struct trace_job_cached **trace_job_cache;
+static int trace_job_cached_count;
+
+static const struct trace_program *trace_job_cache_find(const char *path, uint64_t digest,
+                                                        uint64_t threshold)
+{
+    for (int i = 0; i < trace_job_cached_count; i++) {
+        const struct trace_job_cached *c = trace_job_cache[i];
+        if (c->digest == digest && c->allreduce_threshold == threshold &&
+            strcmp(c->path, path) == 0)
+            return &c->program;
     }
-    return 0;
+    return NULL;
+}
+
+const struct trace_program *trace_job_program(const struct sim_config *cfg,
+                                              const struct config_job *job, char *err,
+                                              size_t err_len)
+{
+    char path[4096 + SETTING_STRING_LEN + 2];
+    trace_job_path(cfg, trace_job_settings_of(job)->trace, path, sizeof path);
+    uint64_t threshold = trace_job_allreduce_threshold(job), digest = 0;
+    /* an anchor that cannot be read is the reader's to report */
+    bool digested = trace_digest(path, &digest) == 0;
+    const struct trace_program *known =
+        digested ? trace_job_cache_find(path, digest, threshold) : NULL;
+    if (known)
+        return known;
+    size_t slots = (size_t)trace_job_cached_count + 1;
+    struct trace_job_cached **bigger = realloc(trace_job_cache, slots * sizeof *bigger);
+    if (bigger)
+        trace_job_cache = bigger;
+    struct trace_job_cached *c = bigger ? calloc(1, sizeof *c) : NULL;
+    if (!c) {
+        snprintf(err, err_len, "%s: out of memory", path);
+        return NULL;
+    }
+    if (trace_read(path, threshold, &c->program, err, err_len) != 0) {
+        free(c);
+        return NULL;
+    }
+    char why[400];
+    if (trace_program_check_matching(&c->program, why, sizeof why) != 0) {
+        snprintf(err, err_len, "%s: %s", path, why);
+        trace_program_free(&c->program);
+        free(c);
+        return NULL;
+    }
+    if (!digested) { /* read, yet not digested (it changed meanwhile): not kept */
+        snprintf(err, err_len, "%s: the trace's files changed while they were read", path);
+        trace_program_free(&c->program);
+        free(c);
+        return NULL;
+    }
+    snprintf(c->path, sizeof c->path, "%s", path);
+    c->digest = digest;
+    c->allreduce_threshold = threshold;
+    trace_job_cache[trace_job_cached_count++] = c;
+    return &c->program;
+}
+
+void trace_job_programs_release(void)
+{
+    for (int i = 0; i < trace_job_cached_count; i++) {
+        trace_program_free(&trace_job_cache[i]->program);
+        free(trace_job_cache[i]);
+    }
+    free(trace_job_cache);
+    trace_job_cache = NULL;
+    trace_job_cached_count = 0;
 }
 
 void trace_job_params(const struct sim_config *cfg, const struct config_job *job,
@@ -128,14 +201,13 @@ static int trace_job_check(const struct sim_config *cfg, const void *params,
                  job->motif > 0 ? "motif" : "pattern", job->motif > 0 ? "motif" : "pattern");
         return trace_job_issue(job, issue, "trace");
     }
-    struct trace_program program;
     char err[sizeof issue->text - 16];
-    if (trace_job_program(cfg, job, &program, err, sizeof err) != 0) {
+    const struct trace_program *program = trace_job_program(cfg, job, err, sizeof err);
+    if (!program) {
         snprintf(issue->text, sizeof issue->text, "%s", err);
         return trace_job_issue(job, issue, "trace");
     }
-    int ranks = program.nranks;
-    trace_program_free(&program);
+    int ranks = program->nranks;
     if (ranks > job->nodes) {
         snprintf(issue->text, sizeof issue->text,
                  "the trace has %d ranks and the job %d nodes (expected nodes >= %d: rank r "
