@@ -146,6 +146,13 @@ struct motif_run *motif_run_create(const struct motif_ops *ops, const struct mot
                                    const char **fault_key);
 void motif_run_destroy(struct motif_run *m);
 
+/* Told when a rank computes, from cycle `from` to `to` (its iteration's compute_cycles plus
+ * any intensity gap, or a gap between steps; never an empty phase); returns 0, or -1 (out of
+ * memory: the run fails). A recording (--trace-out) needs it: the engine's compute is not
+ * visible in the messages. */
+typedef int (*motif_compute_fn)(void *ctx, int32_t rank, uint64_t from, uint64_t to);
+/* fn (NULL: none) is told of every compute phase from now on. */
+void motif_run_observe_compute(struct motif_run *m, motif_compute_fn fn, void *ctx);
 /* Every rank begins iteration 0 at cycle now, with its compute phase. */
 void motif_run_start(struct motif_run *m, uint64_t now);
 /* A new round of an open-ended job: next (same ranks, not started) takes over the intensity

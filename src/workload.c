@@ -179,6 +179,12 @@ static void workload_motif_send(void *ctx, int32_t src, int32_t dst, uint64_t by
                   tag);
 }
 
+/* A motif's compute phase, for its recording: the time between its MPI calls. */
+static int workload_record_compute(void *ctx, int32_t rank, uint64_t from, uint64_t to)
+{
+    return trace_writer_compute(ctx, rank, from, to);
+}
+
 /* ---- the engine of a closed-loop job: its motif run or its trace replay ---- */
 
 static void closed_start(struct workload_job *jb, uint64_t now)
@@ -489,6 +495,8 @@ int workload_record(struct workload *w, const struct network *net)
                                            (uint64_t)net->cfg->sim.warmup_cycles);
         if (!jb->recorder)
             return -1;
+        if (jb->motif)
+            motif_run_observe_compute(jb->motif, workload_record_compute, jb->recorder);
     }
     return 0;
 }
@@ -635,6 +643,8 @@ static void workload_job_restart(struct workload_job *jb, struct network *net)
     /* The intensity gap owed after the last round's last iteration: without it a
      * one-iteration congestor would restart at once and ignore its intensity. */
     motif_run_carry_gaps(next, jb->motif);
+    if (jb->recorder)
+        motif_run_observe_compute(next, workload_record_compute, jb->recorder);
     motif_run_destroy(jb->motif);
     jb->motif = next;
     motif_run_start(jb->motif, net->cycle);

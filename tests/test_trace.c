@@ -5,7 +5,8 @@
  * it is issued (as tests/test_motif.c's): a ping-pong's runtime and per-rank times computed by
  * hand, eager and rendezvous; every message delivered exactly once and every request completed,
  * with messages reordered by random delays; the bytes of each collective's algorithm per pair;
- * bad traces' messages; and a trace written by trace_writer read back. */
+ * bad traces' messages; a trace written by trace_writer read back; and a motif's compute kept
+ * in its recording when messages arrive during it. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -485,6 +486,43 @@ static void test_writer_round_trip(void)
     test_tmpdir_remove(dir);
 }
 
+/* A message that arrives while the rank computes is written as a receive at the compute's end,
+ * after the sends the rank makes then: replayed, rank 1 computes its whole 100 cycles (not the
+ * 50 before the arrival, the rest a wait) and still answers rank 0. */
+static void test_writer_compute(void)
+{
+    char dir[64], path[160], err2[256];
+    CU_ASSERT_EQUAL_FATAL(test_tmpdir_create(dir, "trace"), 0);
+    struct trace_writer *w = trace_writer_create(2, 1, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT_EQUAL(trace_writer_compute(w, 1, 0, 100), 0);
+    CU_ASSERT_EQUAL(trace_writer_send(w, 0, 1, 64, 10), 0);
+    CU_ASSERT_EQUAL(trace_writer_left(w, 0, 20), 0);
+    CU_ASSERT_EQUAL(trace_writer_received(w, 0, 1, 64, 10, 50), 0);
+    CU_ASSERT_EQUAL(trace_writer_send(w, 1, 0, 64, 100), 0);
+    CU_ASSERT_EQUAL(trace_writer_left(w, 1, 110), 0);
+    CU_ASSERT_EQUAL(trace_writer_received(w, 1, 0, 64, 100, 150), 0);
+    snprintf(path, sizeof path, "%s/rec", dir);
+    CU_ASSERT_EQUAL_FATAL(trace_writer_write(w, path, 200, err2, sizeof err2), 0);
+    trace_writer_destroy(w);
+    snprintf(path, sizeof path, "%s/rec/traces.otf2", dir);
+    struct trace_program p;
+    read_ok(path, &p);
+    CU_ASSERT_EQUAL(p.events[TRACE_EV_MPI_RECV], 2);
+    struct trace_replay *t = replay_of(&p, TRACE_EAGER_BYTES);
+    struct fake_net net;
+    fake_init(&net, t, 2, 10, 100, 0);
+    CU_ASSERT_FATAL(fake_run(&net));
+    struct trace_rank_times times;
+    trace_replay_rank_times(t, 1, &times);
+    CU_ASSERT_EQUAL(times.compute, 100);
+    CU_ASSERT_EQUAL(net.pair_bytes[1 * 2 + 0], 64);
+    fake_free(&net);
+    trace_replay_destroy(t);
+    trace_program_free(&p);
+    test_tmpdir_remove(dir);
+}
+
 /* The match table against a plain list: puts, gets and removes in a random order. */
 static void test_match_table(void)
 {
@@ -739,6 +777,44 @@ static void test_e2e_motif_replay(void)
     test_tmpdir_remove(dir);
 }
 
+/* A motif whose ranks run ahead of each other (halo3d on nodes drawn at random: a rank whose
+ * faces came early finishes an iteration first and delivers its next face while a neighbour
+ * still computes; 9 of the 27 ranks get one) recorded and replayed on the same system: every
+ * rank replays the motif's compute, compute_cycles x iterations (a face that arrived during
+ * compute is a receive at its end, not compute turned into a wait), and the replay takes the
+ * motif's runtime. */
+static void test_e2e_motif_ahead_replay(void)
+{
+    char dir[64], args[160], out[4096], command[768];
+    CU_ASSERT_EQUAL_FATAL(test_tmpdir_create(dir, "trace"), 0);
+    e2e_config(dir, "motif",
+               "{ name = \"a\"; nodes = 27; placement = \"random_nodes\"; motif = \"halo3d\"; "
+               "message_bytes = 8192; iterations = 4; compute_cycles = 2000; }");
+    snprintf(args, sizeof args, "--trace-out %s/rec", dir);
+    int rc = e2e_run(dir, "motif", args, out, sizeof out);
+    if (rc)
+        fprintf(stderr, "\n  %s\n", out);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    e2e_config(dir, "replay",
+               "{ name = \"a\"; nodes = 27; placement = \"random_nodes\"; "
+               "trace = \"rec/a/traces.otf2\"; }");
+    rc = e2e_run(dir, "replay", "--check", out, sizeof out);
+    if (rc)
+        fprintf(stderr, "\n  %s\n", out);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    snprintf(command, sizeof command,
+             "/usr/bin/python3 -c \"import json; c = json.load(open('%s/replay.json'))['jobs'][0]"
+             "['replay']['compute_cycles']; print(len(c), [r for r, x in enumerate(c) "
+             "if x != 4 * 2000])\"",
+             dir);
+    CU_ASSERT_EQUAL(test_run_command(command, out, sizeof out), 0);
+    CU_ASSERT_STRING_EQUAL(out, "27 []\n");
+    double tm = e2e_runtime(dir, "motif"), tr = e2e_runtime(dir, "replay");
+    CU_ASSERT(tm > 0);
+    CU_ASSERT(tr >= tm * 0.999 && tr <= tm * 1.001);
+    test_tmpdir_remove(dir);
+}
+
 /* --trace-out in a run that redoes its warm-up (stats.extend_warmup): the recording is the
  * final measurement's, starting where its warm-up ends (the clock's offset) and as long as its
  * measurement; a recording that existed before the run is still not written over. */
@@ -828,9 +904,12 @@ static const struct test_case test_trace_cases[] = {
     {"bad traces: missing, truncated, no definitions, unknown collective", test_bad_traces},
     {"unmatched receive: the rank and the event, no hang", test_unmatched_receive},
     {"writer: recorded messages read back", test_writer_round_trip},
+    {"writer: a message arriving during compute, the compute kept", test_writer_compute},
     {"match table: agrees with a plain list", test_match_table},
     {"dfsim: bad traces exit 2 naming the file and the fault", test_e2e_bad_traces},
     {"dfsim: a motif recorded and replayed: bytes per pair, runtime", test_e2e_motif_replay},
+    {"dfsim: a motif whose ranks run ahead replayed: each rank's compute, runtime",
+     test_e2e_motif_ahead_replay},
     {"dfsim: the coverage trace with --check, each message and request done", test_e2e_coverage},
     {"dfsim: a rendezvous deadlock stops with the ranks and events", test_e2e_deadlock},
     {"sweep hash: a trace edited in place is another point", test_trace_content_hash},

@@ -134,6 +134,8 @@ struct motif_run {
     uint32_t *finished;      /* [iteration]: ranks that have finished it */
     uint64_t start, last_end;
     int done_ranks, synced;
+    motif_compute_fn on_compute; /* NULL: nobody asked */
+    void *on_compute_ctx;
     char error[256];
 };
 
@@ -380,8 +382,10 @@ static void motif_rank_compute(struct motif_run *m, int32_t rank, uint64_t now, 
         return;
     }
     m->ranks[rank].state = MOTIF_COMPUTE;
-    uint64_t wake = now + cycles;
-    motif_heap_push(&m->computing, wake < now ? UINT64_MAX : wake, rank);
+    uint64_t wake = now + cycles < now ? UINT64_MAX : now + cycles;
+    if (m->on_compute && m->on_compute(m->on_compute_ctx, rank, now, wake) != 0)
+        motif_fail(m, "cannot record a compute phase (out of memory)", rank);
+    motif_heap_push(&m->computing, wake, rank);
 }
 
 /* Step 0 of the rank's current iteration, after its compute phase (compute_cycles, plus the
@@ -427,6 +431,12 @@ void motif_run_carry_gaps(struct motif_run *next, const struct motif_run *done)
     assert(next->mi.nranks == done->mi.nranks);
     for (int32_t rank = 0; rank < next->mi.nranks; rank++)
         next->ranks[rank].gap = done->ranks[rank].gap;
+}
+
+void motif_run_observe_compute(struct motif_run *m, motif_compute_fn fn, void *ctx)
+{
+    m->on_compute = fn;
+    m->on_compute_ctx = ctx;
 }
 
 void motif_run_start(struct motif_run *m, uint64_t now)

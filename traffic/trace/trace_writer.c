@@ -18,6 +18,7 @@ enum writer_kind { REC_RECEIVED, REC_SEND, REC_LEFT };
 struct writer_record {
     uint64_t cycle, seq;
     uint8_t kind;
+    bool after_compute; /* RECEIVED: arrived during compute, moved to its end */
     int32_t peer;
     uint64_t bytes;
     uint64_t request; /* SEND: the request it opens; LEFT: the one it completes */
@@ -28,6 +29,10 @@ struct writer_rank {
     uint64_t count, capacity;
     uint64_t sends, left; /* requests: the k-th send opens request k (from 1) */
     uint64_t early;       /* sends made before the start: not recorded, nor their departures */
+    struct writer_compute {
+        uint64_t from, to;
+    } * computes;         /* the rank's compute phases, in time order */
+    uint64_t compute_count, compute_capacity;
 };
 
 struct trace_writer {
@@ -57,8 +62,10 @@ void trace_writer_destroy(struct trace_writer *w)
 {
     if (!w)
         return;
-    for (int r = 0; r < w->nranks; r++)
+    for (int r = 0; r < w->nranks; r++) {
         free(w->ranks[r].records);
+        free(w->ranks[r].computes);
+    }
     free(w->ranks);
     free(w);
 }
@@ -112,13 +119,34 @@ int trace_writer_received(struct trace_writer *w, int32_t src, int32_t dst, uint
                                                      .peer = src, .bytes = bytes});
 }
 
+int trace_writer_compute(struct trace_writer *w, int32_t rank, uint64_t from, uint64_t to)
+{
+    struct writer_rank *rk = &w->ranks[rank];
+    if (to <= w->start)
+        return 0;
+    if (rk->compute_count == rk->compute_capacity) {
+        uint64_t capacity = rk->compute_capacity ? 2 * rk->compute_capacity : 16;
+        struct writer_compute *grown = realloc(rk->computes, capacity * sizeof *grown);
+        if (!grown)
+            return -1;
+        rk->computes = grown;
+        rk->compute_capacity = capacity;
+    }
+    rk->computes[rk->compute_count++] = (struct writer_compute){from, to};
+    return 0;
+}
+
 static int record_cmp(const void *a, const void *b)
 {
     const struct writer_record *x = a, *y = b;
     if (x->cycle != y->cycle)
         return x->cycle < y->cycle ? -1 : 1;
-    if ((x->kind == REC_RECEIVED) != (y->kind == REC_RECEIVED))
-        return x->kind == REC_RECEIVED ? -1 : 1;
+    /* receives, then sends and departures, then receives that waited for a compute phase's
+     * end: the rank issued the sends it made then before waiting */
+    int xo = x->kind != REC_RECEIVED ? 1 : x->after_compute ? 2 : 0;
+    int yo = y->kind != REC_RECEIVED ? 1 : y->after_compute ? 2 : 0;
+    if (xo != yo)
+        return xo < yo ? -1 : 1;
     if (x->kind != REC_RECEIVED && x->request != y->request)
         return x->request < y->request ? -1 : 1;
     if (x->kind != y->kind)
@@ -153,20 +181,46 @@ static OTF2_TimeStamp writer_post_flush(void *user, OTF2_FileType type, OTF2_Loc
 
 static const OTF2_FlushCallbacks writer_flush = {writer_pre_flush, writer_post_flush};
 
+/* Moves each receive that arrived during one of the rank's compute phases (sorted records) to
+ * that phase's end; true when it moved any. */
+static bool writer_after_compute(struct writer_rank *rk)
+{
+    bool moved = false;
+    uint64_t c = 0;
+    for (uint64_t i = 0; i < rk->count; i++) {
+        struct writer_record *rec = &rk->records[i];
+        while (c < rk->compute_count && rk->computes[c].to <= rec->cycle)
+            c++;
+        if (c < rk->compute_count && rec->kind == REC_RECEIVED &&
+            rk->computes[c].from < rec->cycle) {
+            rec->cycle = rk->computes[c].to;
+            rec->after_compute = moved = true;
+        }
+    }
+    return moved;
+}
+
 /* One rank's events; returns how many, or -1. */
 static int64_t writer_rank_events(struct trace_writer *w, int32_t rank, OTF2_EvtWriter *ev,
                                   uint64_t end)
 {
     struct writer_rank *rk = &w->ranks[rank];
     qsort(rk->records, rk->count, sizeof *rk->records, record_cmp);
+    if (writer_after_compute(rk))
+        qsort(rk->records, rk->count, sizeof *rk->records, record_cmp);
     int64_t n = 0;
     uint64_t free_from = w->start;
+    uint64_t computed_to = w->start; /* the end of the last compute phase begun before rec */
+    uint64_t next_compute = 0;
     bool ok = OTF2_EvtWriter_Enter(ev, NULL, w->start, REG_INIT) == OTF2_SUCCESS &&
               OTF2_EvtWriter_Leave(ev, NULL, w->start, REG_INIT) == OTF2_SUCCESS;
     n += 2;
     for (uint64_t i = 0; i < rk->count && ok; i++) {
         const struct writer_record *rec = &rk->records[i];
         uint64_t t = rec->cycle;
+        for (; next_compute < rk->compute_count && rk->computes[next_compute].from < t;
+             next_compute++)
+            computed_to = rk->computes[next_compute].to;
         /* A send made the cycle after the arrival or departure that allowed it is the engine's
          * reaction, which the replay makes again: not compute (nor for the sends made with
          * it). */
@@ -188,6 +242,12 @@ static int64_t writer_rank_events(struct trace_writer *w, int32_t rank, OTF2_Evt
                  OTF2_EvtWriter_Leave(ev, NULL, t, REG_WAIT) == OTF2_SUCCESS;
             break;
         case REC_RECEIVED:
+            /* The rank waits only once its compute is over: a message that arrived during
+             * compute is a receive at its end that takes no time. */
+            if (free_from < computed_to)
+                free_from = computed_to;
+            if (t < free_from)
+                t = free_from;
             ok = OTF2_EvtWriter_Enter(ev, NULL, free_from, REG_RECV) == OTF2_SUCCESS &&
                  OTF2_EvtWriter_MpiRecv(ev, NULL, t, (uint32_t)rec->peer, 0, 0, rec->bytes) ==
                      OTF2_SUCCESS &&
