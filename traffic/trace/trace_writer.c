@@ -31,7 +31,7 @@ struct writer_rank {
     uint64_t early;       /* sends made before the start: not recorded, nor their departures */
     struct writer_compute {
         uint64_t from, to;
-    } * computes;         /* the rank's compute phases, in time order */
+    } * computes; /* the rank's compute phases, in time order */
     uint64_t compute_count, compute_capacity;
 };
 
