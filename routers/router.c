@@ -511,7 +511,11 @@ void router_prefetch_allocate(const struct network *net, int router, int stage, 
         const struct port_state *ps = &net->ports[port_base + (uint32_t)in];
         if (stage == 1) {
             __builtin_prefetch(ps);
-            __builtin_prefetch(&net->input_vc[vc]);
+            /* The port's VC records, 40 bytes each: every line they span. */
+            uintptr_t line = (uintptr_t)&net->input_vc[vc] & ~(uintptr_t)63;
+            uintptr_t end = (uintptr_t)&net->input_vc[vc + (size_t)layout->port_vcs[in]];
+            for (; line < end; line += 64)
+                __builtin_prefetch((const void *)line);
             continue;
         }
         for (uint32_t vcs = ps->input_vc_mask; vcs; vcs &= vcs - 1) {
