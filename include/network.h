@@ -38,6 +38,16 @@ struct network_layout {
     const struct router_kind *kind;
 };
 
+/* An input VC: its ring and the routing decision cached for its head, side by side, as a
+ * request reads both (the head's ready cycle, then the decision). The cycle walks every
+ * router's state between two touches of a hop, so each distinct line a hop reads is a miss:
+ * side by side, most requests read one line (40 bytes: half the VCs lie within one line;
+ * padding to 64 would save more misses but make the array 60 % larger). */
+struct input_vc {
+    struct packet_ring ring;
+    struct route_choice route; /* valid while the port's routed_vc_mask says so */
+};
+
 /* Per router. */
 struct router_state {
     uint64_t input_nonempty;  /* input ports holding a packet */
@@ -77,9 +87,8 @@ struct network {
 
     struct packet_pool pool;
     uint32_t *slots;                  /* storage of every packet_ring */
-    struct packet_ring *input_vc;     /* [network_vc_index(router, port, vc)] */
-    int32_t *credits;                 /* same indexing: phits free downstream of an output VC */
-    struct route_choice *route_cache; /* same indexing: decision of each input head */
+    struct input_vc *input_vc; /* [network_vc_index(router, port, vc)] */
+    int32_t *credits;          /* same indexing: phits free downstream of an output VC */
     /* What the routing senses beyond its routers' credits (routing_ops.sensing; all NULL or
      * false when it asks nothing): credits as latency-1 links would return them (same
      * indexing as credits: credits + credits_ahead, routing.h), the global ports' occupancy
@@ -173,11 +182,10 @@ bool network_injection_full(const struct network *net, uint32_t src, uint32_t ds
 void network_enter_buffer(struct network *net, int router, int port, int vc, uint32_t index,
                           uint64_t head_arrival);
 /* For a pure routing (routing_ops.pure): routes the packet that just became the head of input
- * (router, port, vc), `head` in `ring`, into the route cache, as the allocator would later;
- * `input` is that port's state (the callers have it at hand). */
+ * (router, port, vc), `head`, into that VC's cached decision (input_vc.route), as the
+ * allocator would later; `input` is that port's state (the callers have it at hand). */
 void network_route_early(struct network *net, int router, int port, int vc,
-                         struct port_state *input, const struct packet_ring *ring,
-                         const struct packet *head);
+                         struct port_state *input, const struct packet *head);
 /* A delivered packet leaves the network: counted, and its record back to the pool. */
 static inline void network_release(struct network *net, uint32_t index)
 {

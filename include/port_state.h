@@ -52,7 +52,7 @@ struct port_state {
     uint32_t input_busy_until;  /* crossbar input free from this cycle on */
     uint32_t output_busy_until; /* crossbar output free from this cycle on */
     uint16_t input_vc_mask;     /* VCs of this input port holding a packet */
-    uint16_t routed_vc_mask;    /* VCs whose head's decision is in net->route_cache */
+    uint16_t routed_vc_mask;    /* VCs whose head's decision is cached (input_vc.route) */
     uint8_t input_pointer;      /* round-robin pointer of the input arbiter (VC) */
     uint8_t output_pointer;     /* round-robin pointer of the output arbiter (input port) */
     /* The link frees up link_slack ticks (1/num cycle, link_rate.h) before output.head_ready:

@@ -17,7 +17,7 @@ struct allocation {
     struct route_ctx route;              /* what the routing mechanism sees of this router */
     bool route_ready;                    /* route is set (only when a decision is needed) */
     struct port_state *ports;            /* this router's ports */
-    struct packet_ring *rings;           /* this router's input VCs, by port_vc_offset + vc */
+    struct input_vc *vcs;                /* this router's input VCs, by port_vc_offset + vc */
     int32_t *credits;                    /* this router's output credits, same indexing */
     uint32_t *input_next;                /* this router's net->input_next */
     /* Per-cycle scratch of the allocation iterations (on the stack: no allocation). */
@@ -25,7 +25,7 @@ struct allocation {
     uint64_t requesting_inputs;                     /* inputs that made a request */
     uint64_t outputs_requested;                     /* outputs with at least one request */
     uint64_t requests[TOPOLOGY_MAX_RADIX]; /* per output: input ports requesting it */
-    /* Per input: its chosen request, the decision in the route cache (router_route_head). */
+    /* Per input: its chosen request, the cached decision (router_route_head). */
     const struct route_choice *choice[TOPOLOGY_MAX_RADIX];
     uint8_t vc[TOPOLOGY_MAX_RADIX];                 /* per input: the VC the input arbiter chose */
     uint32_t age[TOPOLOGY_MAX_RADIX];               /* per input: generation cycle of that packet */
@@ -69,7 +69,7 @@ static uint32_t router_output_blocked(const struct allocation *al, uint64_t outp
     return 0;
 }
 
-/* The routing decision for the head of input (in, vc), kept in the route cache: a reusable
+/* The routing decision for the head of input (in, vc), cached beside its ring: a reusable
  * one for as long as the packet is the head, an adaptive one for the cycle (route
  * computation precedes allocation: every iteration of the allocator sees the same
  * decision, taken on the state at the start of the cycle). Returns the cached decision, or
@@ -78,11 +78,12 @@ static uint32_t router_output_blocked(const struct allocation *al, uint64_t outp
  * field would wait for those stores to reach the cache (a wide load is not forwarded from
  * narrower stores), which was a tenth of the allocator's time under adaptive routings. */
 static const struct route_choice *router_route_head(struct allocation *al, int in, int vc,
-                                                    struct packet_ring *ring)
+                                                    struct input_vc *input)
 {
     struct network *net = al->net;
     struct port_state *ps = &al->ports[in];
-    struct route_choice *cached = &net->route_cache[(size_t)(ring - net->input_vc)];
+    const struct packet_ring *ring = &input->ring;
+    struct route_choice *cached = &input->route;
     if (((ps->routed_vc_mask >> vc) & 1) && (cached->reusable || cached->cycle == al->now))
         return cached;
     const struct packet *pk = network_packet(net, ring_front(ring));
@@ -109,14 +110,14 @@ static int router_input_request(struct allocation *al, int in, uint64_t outputs_
 {
     struct network *net = al->net;
     struct port_state *ps = &al->ports[in];
-    struct packet_ring *rings = &al->rings[al->layout->port_vc_offset[in]];
+    struct input_vc *vcs = &al->vcs[al->layout->port_vc_offset[in]];
     const struct route_choice *choice[16];
     uint32_t age[16];
     uint64_t candidates = 0;
     uint32_t next_ready = UINT32_MAX; /* the port's earliest head: its input_next */
     for (uint32_t mask = ps->input_vc_mask; mask; mask &= mask - 1) {
         int vc = __builtin_ctz(mask);
-        struct packet_ring *ring = &rings[vc];
+        struct packet_ring *ring = &vcs[vc].ring;
         if (ring->head_ready < next_ready)
             next_ready = ring->head_ready;
         if (ring->head_ready > al->now) {
@@ -124,7 +125,7 @@ static int router_input_request(struct allocation *al, int in, uint64_t outputs_
                 al->wake = ring->head_ready;
             continue;
         }
-        choice[vc] = router_route_head(al, in, vc, ring);
+        choice[vc] = router_route_head(al, in, vc, &vcs[vc]);
         if (!choice[vc])
             continue;
         uint32_t blocked = router_output_blocked(al, outputs_taken, choice[vc]);
@@ -145,7 +146,7 @@ static int router_input_request(struct allocation *al, int in, uint64_t outputs_
         return -1;
     int vc = net->arbiter->pick(candidates, ps->input_pointer, age);
     /* Its packet is written if the request wins: fetch it while the other inputs request. */
-    __builtin_prefetch(network_packet(net, ring_front(&rings[vc])), 1);
+    __builtin_prefetch(network_packet(net, ring_front(&vcs[vc].ring)), 1);
     al->requesting_inputs |= 1ull << in;
     al->choice[in] = choice[vc];
     al->vc[in] = (uint8_t)vc;
@@ -261,7 +262,7 @@ static void router_grant(const struct allocation *al, int in, int vc,
     uint64_t now = al->now;
     struct port_state *ps_in = &al->ports[in];
     struct port_state *ps_out = &al->ports[ch->out_port];
-    struct packet_ring *ring = &al->rings[al->layout->port_vc_offset[in] + vc];
+    struct packet_ring *ring = &al->vcs[al->layout->port_vc_offset[in] + vc].ring;
     uint32_t index = ring_pop(net->slots, ring, al->layout->ring_capacity[in]);
     struct packet *pk = network_packet(net, index);
     ps_in->routed_vc_mask &= (uint16_t) ~(1u << vc);
@@ -269,7 +270,7 @@ static void router_grant(const struct allocation *al, int in, int vc,
         const struct packet *head = network_packet(net, ring_front(ring));
         ring->head_ready = head->ready_cycle;
         if (net->routing->pure)
-            network_route_early(net, router, in, vc, ps_in, ring, head);
+            network_route_early(net, router, in, vc, ps_in, head);
     } else {
         ps_in->input_vc_mask &= (uint16_t) ~(1u << vc);
         if (!ps_in->input_vc_mask)
@@ -340,7 +341,7 @@ void router_allocate(struct network *net, int router, struct router_inputs scan)
     al.now = (uint32_t)net->cycle;
     al.layout = network_layout_of(net, router);
     al.ports = &net->ports[port_base];
-    al.rings = &net->input_vc[vc_base];
+    al.vcs = &net->input_vc[vc_base];
     al.credits = &net->credits[vc_base];
     al.input_next = &net->input_next[port_base];
     al.route.env = &net->routing_env;
@@ -495,7 +496,7 @@ void router_send(struct network *net, int router)
     rs->send_wake = wake;
 }
 
-/* Stage 1, two routers ahead: the port, ring and route-cache lines of the inputs that may
+/* Stage 1, two routers ahead: the port and input-VC lines of the inputs that may
  * request (`ready`, router_scan_inputs). Stage 2, one router ahead (those lines now cached): the
  * packets at ready heads. */
 void router_prefetch_allocate(const struct network *net, int router, int stage, uint64_t ready)
@@ -510,22 +511,25 @@ void router_prefetch_allocate(const struct network *net, int router, int stage, 
         const struct port_state *ps = &net->ports[port_base + (uint32_t)in];
         if (stage == 1) {
             __builtin_prefetch(ps);
-            __builtin_prefetch(&net->input_vc[vc]);
-            __builtin_prefetch(&net->route_cache[vc]);
+            /* The port's VC records, 40 bytes each: every line they span. */
+            uintptr_t line = (uintptr_t)&net->input_vc[vc] & ~(uintptr_t)63;
+            uintptr_t end = (uintptr_t)&net->input_vc[vc + (size_t)layout->port_vcs[in]];
+            for (; line < end; line += 64)
+                __builtin_prefetch((const void *)line);
             continue;
         }
         for (uint32_t vcs = ps->input_vc_mask; vcs; vcs &= vcs - 1) {
             size_t v = vc + (size_t)__builtin_ctz(vcs);
-            const struct packet_ring *ring = &net->input_vc[v];
+            const struct packet_ring *ring = &net->input_vc[v].ring;
             if (ring->head_ready > now)
                 continue;
             __builtin_prefetch(network_packet(net, ring->head_packet), 1);
             if ((ps->routed_vc_mask >> (v - vc)) & 1) {
                 /* Its output's port line and credits, read when it requests. */
-                int out = net->route_cache[v].out_port;
+                int out = net->input_vc[v].route.out_port;
                 __builtin_prefetch(&net->ports[port_base + (uint32_t)out]);
                 __builtin_prefetch(&net->credits[vc_base + (size_t)layout->port_vc_offset[out] +
-                                                 (size_t)net->route_cache[v].vc]);
+                                                 (size_t)net->input_vc[v].route.vc]);
             }
         }
         /* The upstream router's address, read when the packet leaves (credit return). */

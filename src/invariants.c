@@ -169,7 +169,7 @@ static int recount_head_cache(const struct network *net, struct recount *rc, int
 
 static int recount_input_vc(const struct network *net, struct recount *rc, int r, int port, int vc)
 {
-    const struct packet_ring *ring = &net->input_vc[network_vc_index(net, r, port, vc)];
+    const struct packet_ring *ring = &net->input_vc[network_vc_index(net, r, port, vc)].ring;
     if (((network_port(net, r, port)->input_vc_mask >> vc) & 1) != (ring->count > 0))
         return recount_fail(rc, "router %d port %d vc %d: VC mask disagrees", r, port, vc);
     unsigned capacity = network_layout_of(net, r)->ring_capacity[port];

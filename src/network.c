@@ -58,6 +58,7 @@ static int network_init_sensing(struct network *net, size_t vcs);
 
 _Static_assert(sizeof(struct packet_ring) == 16, "four rings per cache line");
 _Static_assert(sizeof(struct port_state) == 32, "two ports per cache line");
+_Static_assert(sizeof(struct input_vc) == 40, "a ring and a decision, no padding");
 
 /* Carves every ring out of one slot array; credits start at the downstream capacity. */
 static int network_alloc_buffers(struct network *net)
@@ -80,15 +81,14 @@ static int network_alloc_buffers(struct network *net)
     net->input_vc = memory_alloc_array(vcs, sizeof *net->input_vc);
     net->credits = memory_alloc_array(vcs, sizeof *net->credits);
     net->input_next = memory_alloc_array(ports, sizeof *net->input_next);
-    net->route_cache = memory_alloc_array(vcs, sizeof *net->route_cache);
     net->ports = memory_alloc_array(ports, sizeof *net->ports);
     net->routers = memory_alloc_array((size_t)t->routers, sizeof *net->routers);
-    if (!net->slots || !net->input_vc || !net->credits || !net->input_next || !net->route_cache ||
+    if (!net->slots || !net->input_vc || !net->credits || !net->input_next ||
         !net->ports || !net->routers)
         return -1;
     net->output_capacity = (uint16_t)out_packets;
     net->router_state_bytes =
-        vcs * (sizeof *net->input_vc + sizeof *net->route_cache + sizeof *net->credits) +
+        vcs * (sizeof *net->input_vc + sizeof *net->credits) +
         ports * (sizeof *net->ports + sizeof *net->input_next);
     uint32_t base = 0;
     for (int r = 0; r < t->routers; r++) {
@@ -97,7 +97,7 @@ static int network_alloc_buffers(struct network *net)
             int cls = layout->port_class[port];
             for (int vc = 0; vc < layout->port_vcs[port]; vc++) {
                 int idx = network_vc_index(net, r, port, vc);
-                net->input_vc[idx] = (struct packet_ring){.base = base};
+                net->input_vc[idx].ring = (struct packet_ring){.base = base};
                 base += layout->ring_capacity[port];
                 net->credits[idx] = cls == PORT_NODE ? 0 : net->capacity_phits[cls];
             }
@@ -320,7 +320,6 @@ void network_destroy(struct network *net)
     far_end_free(&net->far_end);
     far_end_free(&net->far_end_fresh);
     free(net->input_next);
-    free(net->route_cache);
     free(net->ports);
     free(net->routers);
     free(net->router_vc_base);
@@ -367,7 +366,8 @@ void network_enter_buffer(struct network *net, int router, int port, int vc, uin
     const struct network_layout *layout = network_layout_of(net, router);
     uint32_t port_index = topology_port_base(&net->topo, router) + (uint32_t)port;
     struct packet_ring *ring =
-        &net->input_vc[network_vc_base(net, router) + layout->port_vc_offset[port] + (uint32_t)vc];
+        &net->input_vc[network_vc_base(net, router) + layout->port_vc_offset[port] + (uint32_t)vc]
+             .ring;
     ring_push(net->slots, ring, layout->ring_capacity[port], index);
     struct port_state *ps = &net->ports[port_index];
     if (ring->count == 1) {
@@ -380,7 +380,7 @@ void network_enter_buffer(struct network *net, int router, int port, int vc, uin
         if (first < *next)
             *next = first;
         if (net->routing->pure)
-            network_route_early(net, router, port, vc, ps, ring, pk);
+            network_route_early(net, router, port, vc, ps, pk);
     }
     ps->input_vc_mask |= (uint16_t)(1u << vc);
     struct router_state *rs = &net->routers[router];
@@ -390,10 +390,9 @@ void network_enter_buffer(struct network *net, int router, int port, int vc, uin
 }
 
 void network_route_early(struct network *net, int router, int port, int vc,
-                         struct port_state *input, const struct packet_ring *ring,
-                         const struct packet *head)
+                         struct port_state *input, const struct packet *head)
 {
-    struct route_choice *ch = &net->route_cache[ring - net->input_vc];
+    struct route_choice *ch = &net->input_vc[network_vc_index(net, router, port, vc)].route;
     struct route_ctx ctx;
     network_route_ctx(net, router, &ctx);
     /* A failure is left to the allocator, which reports it when the head is due. */
@@ -408,7 +407,7 @@ bool network_injection_full(const struct network *net, uint32_t src, uint32_t ds
     const struct topology *t = &net->topo;
     int vc = (int)((uint64_t)dst * (uint64_t)net->vcs_injection / (uint64_t)t->nodes);
     int router = topology_router_of_node(t, (int)src), port = topology_node_port(t, (int)src);
-    const struct packet_ring *ring = &net->input_vc[network_vc_index(net, router, port, vc)];
+    const struct packet_ring *ring = &net->input_vc[network_vc_index(net, router, port, vc)].ring;
     return ring->count == network_layout_of(net, router)->ring_capacity[port];
 }
 
@@ -418,7 +417,7 @@ int network_enqueue(struct network *net, uint32_t src, uint32_t dst, uint32_t *p
     uint64_t now = net->cycle;
     int vc = (int)((uint64_t)dst * (uint64_t)net->vcs_injection / (uint64_t)t->nodes);
     int router = topology_router_of_node(t, (int)src), port = topology_node_port(t, (int)src);
-    struct packet_ring *ring = &net->input_vc[network_vc_index(net, router, port, vc)];
+    struct packet_ring *ring = &net->input_vc[network_vc_index(net, router, port, vc)].ring;
     if (ring->count == network_layout_of(net, router)->ring_capacity[port])
         return -1;
     uint32_t index = packet_alloc(&net->pool);

@@ -238,7 +238,8 @@ static int sim_describe_stuck(struct network *net, bool injection, int room, int
             if ((layout->port_class[port] == PORT_NODE) != injection)
                 continue;
             for (int vc = 0; vc < layout->port_vcs[port] && shown < room; vc++) {
-                const struct packet_ring *ring = &net->input_vc[network_vc_index(net, r, port, vc)];
+                const struct packet_ring *ring =
+                    &net->input_vc[network_vc_index(net, r, port, vc)].ring;
                 if (!ring->count)
                     continue;
                 const struct packet *pk = network_packet(net, ring_front(ring));

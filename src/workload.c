@@ -957,11 +957,11 @@ static void workload_node_injection_stalls(struct workload *w, const struct netw
                                            int32_t node)
 {
     uint64_t now = net->cycle;
-    const struct packet_ring *rings = &net->input_vc[w->node_vc[node]];
+    const struct input_vc *vcs = &net->input_vc[w->node_vc[node]];
     struct throttle_node *th = NULL;
     bool stalled = false;
     for (int vc = 0; vc < net->vcs_injection; vc++) {
-        const struct packet_ring *ring = &rings[vc];
+        const struct packet_ring *ring = &vcs[vc].ring;
         if (!ring->count || ring->head_ready > now)
             continue;
         uint32_t index = ring_front(ring);
@@ -991,10 +991,10 @@ void workload_count_injection_stalls(struct workload *w, const struct network *n
             int32_t node = word * 64 + __builtin_ctzll(bits);
             if (!w->stall[node].queued || net->ports[w->node_port[node]].input_busy_until > now)
                 continue;
-            const struct packet_ring *rings = &net->input_vc[w->node_vc[node]];
+            const struct input_vc *vcs = &net->input_vc[w->node_vc[node]];
             for (int vc = 0; vc < net->vcs_injection; vc++)
-                if (rings[vc].count && rings[vc].head_ready <= now)
-                    __builtin_prefetch(network_packet(net, ring_front(&rings[vc])));
+                if (vcs[vc].ring.count && vcs[vc].ring.head_ready <= now)
+                    __builtin_prefetch(network_packet(net, ring_front(&vcs[vc].ring)));
         }
         for (uint64_t bits = w->queued_mask[word]; bits; bits &= bits - 1) {
             int32_t node = word * 64 + __builtin_ctzll(bits);

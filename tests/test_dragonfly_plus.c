@@ -819,7 +819,7 @@ static void test_fpar_tracked_occupancy(void)
             for (int port = 0; port < layout->kind->radix; port++)
                 for (int vc = 0; vc < layout->port_vcs[port]; vc++) {
                     const struct packet_ring *ring =
-                        &net->input_vc[network_vc_index(net, r, port, vc)];
+                        &net->input_vc[network_vc_index(net, r, port, vc)].ring;
                     if (!ring->count)
                         continue;
                     const struct packet *pk = network_packet(net, ring_front(ring));

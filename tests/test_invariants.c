@@ -253,7 +253,7 @@ static struct packet *test_inv_find(struct sim *sim, int cls, int *router, int *
                             (int)network_port_class(&sim->net, r, p) == cls;
                  v++) {
                 const struct packet_ring *ring =
-                    &sim->net.input_vc[network_vc_index(&sim->net, r, p, v)];
+                    &sim->net.input_vc[network_vc_index(&sim->net, r, p, v)].ring;
                 if (!ring->count)
                     continue;
                 *router = r, *port = p, *vc = v;
@@ -385,7 +385,7 @@ static void test_inv_head_cache(void)
     struct sim *sim = test_inv_running(&cfg, 200);
     int r, port, vc;
     CU_ASSERT_PTR_NOT_NULL_FATAL(test_inv_find(sim, PORT_LOCAL, &r, &port, &vc));
-    struct packet_ring *ring = &sim->net.input_vc[network_vc_index(&sim->net, r, port, vc)];
+    struct packet_ring *ring = &sim->net.input_vc[network_vc_index(&sim->net, r, port, vc)].ring;
     ring->head_ready++;
     test_inv_expect_broken(sim, (const char *[]){"cached head ready", NULL});
     ring->head_ready--;
