@@ -471,23 +471,31 @@ static OTF2_CallbackCode reader_wait(struct reader *r, int32_t rank, uint32_t re
                                                          : OTF2_CALLBACK_SUCCESS;
 }
 
+/* A blocking send or receive of rank `location` with the peer `other` of comm. */
+static OTF2_CallbackCode reader_blocking(struct reader *r, OTF2_LocationRef location,
+                                         enum trace_event_kind kind, uint8_t op, uint32_t other,
+                                         OTF2_CommRef comm, uint32_t tag, uint64_t bytes)
+{
+    int32_t rank = event_rank(r, location, kind);
+    if (rank < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    int32_t peer = reader_peer(r, rank, comm, other);
+    if (peer < 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    if (trace_program_blocking(r->prog, rank, op, peer, comm, tag, bytes,
+                               r->ranks[rank].event) != 0)
+        return reader_memory(r);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode ev_send(OTF2_LocationRef location, OTF2_TimeStamp time, void *user,
                                  OTF2_AttributeList *attributes, uint32_t receiver,
                                  OTF2_CommRef comm, uint32_t tag, uint64_t bytes)
 {
     (void)time;
     (void)attributes;
-    struct reader *r = user;
-    int32_t rank = event_rank(r, location, TRACE_EV_MPI_SEND);
-    if (rank < 0)
-        return OTF2_CALLBACK_SUCCESS;
-    int32_t peer = reader_peer(r, rank, comm, receiver);
-    if (peer < 0)
-        return OTF2_CALLBACK_INTERRUPT;
-    if (trace_program_blocking(r->prog, rank, TRACE_OP_SEND, peer, comm, tag, bytes,
-                               r->ranks[rank].event) != 0)
-        return reader_memory(r);
-    return OTF2_CALLBACK_SUCCESS;
+    return reader_blocking(user, location, TRACE_EV_MPI_SEND, TRACE_OP_SEND, receiver, comm, tag,
+                           bytes);
 }
 
 static OTF2_CallbackCode ev_recv(OTF2_LocationRef location, OTF2_TimeStamp time, void *user,
@@ -496,17 +504,8 @@ static OTF2_CallbackCode ev_recv(OTF2_LocationRef location, OTF2_TimeStamp time,
 {
     (void)time;
     (void)attributes;
-    struct reader *r = user;
-    int32_t rank = event_rank(r, location, TRACE_EV_MPI_RECV);
-    if (rank < 0)
-        return OTF2_CALLBACK_SUCCESS;
-    int32_t peer = reader_peer(r, rank, comm, sender);
-    if (peer < 0)
-        return OTF2_CALLBACK_INTERRUPT;
-    if (trace_program_blocking(r->prog, rank, TRACE_OP_RECV, peer, comm, tag, bytes,
-                               r->ranks[rank].event) != 0)
-        return reader_memory(r);
-    return OTF2_CALLBACK_SUCCESS;
+    return reader_blocking(user, location, TRACE_EV_MPI_RECV, TRACE_OP_RECV, sender, comm, tag,
+                           bytes);
 }
 
 static OTF2_CallbackCode ev_isend(OTF2_LocationRef location, OTF2_TimeStamp time, void *user,
