@@ -12,20 +12,12 @@
 #include "motif.h"
 #include "motif_arrivals.h"
 #include "rng.h"
+#include "fake_events.h"
 #include "test_util.h"
 
 static char err[512];
 
 /* ---- the fake network ------------------------------------------------------------------- */
-
-enum fake_kind { FAKE_SENT, FAKE_DELIVERED };
-
-struct fake_event {
-    uint64_t time, seq;
-    int kind;
-    int32_t src, dst;
-    uint32_t tag;
-};
 
 struct fake_net {
     struct motif_run *m;
@@ -33,53 +25,17 @@ struct fake_net {
     uint64_t latency, bandwidth, jitter; /* cycles, bytes per cycle, most extra cycles */
     struct rng rng;
     uint64_t *nic_free; /* [nranks]: when a rank's NIC has sent everything queued */
-    struct fake_event *heap;
-    size_t count, capacity;
-    uint64_t seq, now;
+    struct fake_events events;
+    uint64_t now;
     uint64_t messages, delivered, bytes, hash;
     uint32_t *pair;             /* [nranks * nranks] deliveries per (src, dst), NULL when large */
     int32_t drop_src, drop_dst; /* messages from drop_src to drop_dst never arrive */
     uint64_t peak_unmatched;
 };
 
-static bool fake_before(const struct fake_event *a, const struct fake_event *b)
-{
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
 static void fake_push(struct fake_net *net, struct fake_event ev)
 {
-    if (net->count == net->capacity) {
-        net->capacity = net->capacity ? 2 * net->capacity : 1024;
-        net->heap = realloc(net->heap, net->capacity * sizeof *net->heap);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(net->heap);
-    }
-    ev.seq = net->seq++;
-    size_t i = net->count++;
-    while (i > 0 && fake_before(&ev, &net->heap[(i - 1) / 2])) {
-        net->heap[i] = net->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    net->heap[i] = ev;
-}
-
-static struct fake_event fake_pop(struct fake_net *net)
-{
-    struct fake_event top = net->heap[0], last = net->heap[--net->count];
-    size_t i = 0;
-    for (;;) {
-        size_t child = 2 * i + 1;
-        if (child >= net->count)
-            break;
-        if (child + 1 < net->count && fake_before(&net->heap[child + 1], &net->heap[child]))
-            child++;
-        if (!fake_before(&net->heap[child], &last))
-            break;
-        net->heap[i] = net->heap[child];
-        i = child;
-    }
-    net->heap[i] = last;
-    return top;
+    fake_events_push(&net->events, ev);
 }
 
 static void fake_hash(struct fake_net *net, uint64_t value)
@@ -95,11 +51,11 @@ static void fake_send(void *ctx, int32_t src, int32_t dst, uint64_t bytes, uint3
     uint64_t start = net->nic_free[src] > net->now ? net->nic_free[src] : net->now;
     uint64_t left = start + bytes / net->bandwidth;
     net->nic_free[src] = left;
-    fake_push(net, (struct fake_event){left, 0, FAKE_SENT, src, dst, tag});
+    fake_push(net, (struct fake_event){left, 0, FAKE_SENT, src, dst, tag, bytes});
     uint64_t extra = net->jitter ? rng_below(&net->rng, (uint32_t)net->jitter + 1) : 0;
     if (src != net->drop_src || dst != net->drop_dst)
         fake_push(net, (struct fake_event){left + net->latency + extra, 0, FAKE_DELIVERED, src, dst,
-                                           tag});
+                                           tag, bytes});
     net->messages++;
     net->bytes += bytes;
     fake_hash(net, net->now);
@@ -128,7 +84,7 @@ static void fake_init(struct fake_net *net, struct motif_run *m, int nranks, uin
 static void fake_free(struct fake_net *net)
 {
     free(net->nic_free);
-    free(net->heap);
+    free(net->events.heap);
     free(net->pair);
 }
 
@@ -154,14 +110,14 @@ static bool fake_run(struct fake_net *net)
     for (;;) {
         CU_ASSERT_EQUAL_FATAL(motif_run_advance(net->m, net->now, fake_send, net), 0);
         uint64_t wake = motif_run_next_wake(net->m);
-        uint64_t event = net->count ? net->heap[0].time : UINT64_MAX;
+        uint64_t event = net->events.count ? net->events.heap[0].time : UINT64_MAX;
         uint64_t next = wake < event ? wake : event;
         if (next == UINT64_MAX)
             break;
         CU_ASSERT_FATAL(next >= net->now);
         net->now = next;
-        while (net->count && net->heap[0].time == net->now) {
-            struct fake_event ev = fake_pop(net);
+        while (net->events.count && net->events.heap[0].time == net->now) {
+            struct fake_event ev = fake_events_pop(&net->events);
             fake_deliver(net, &ev);
         }
     }

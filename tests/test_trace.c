@@ -16,6 +16,7 @@
 #include "config.h"
 #include "rng.h"
 #include "sweep.h"
+#include "fake_events.h"
 #include "test_util.h"
 #include "trace_job.h"
 #include "trace_match.h"
@@ -29,67 +30,21 @@ static char err[512];
 
 /* ---- the fake network --------------------------------------------------------------------- */
 
-enum fake_kind { FAKE_SENT, FAKE_DELIVERED };
-
-struct fake_event {
-    uint64_t time, seq;
-    int kind;
-    int32_t src, dst;
-    uint32_t tag;
-    uint64_t bytes;
-};
-
 struct fake_net {
     struct trace_replay *t;
     int nranks;
     uint64_t latency, bandwidth, jitter;
     struct rng rng;
     uint64_t *nic_free;
-    struct fake_event *heap;
-    size_t count, capacity;
-    uint64_t seq, now;
+    struct fake_events events;
+    uint64_t now;
     uint64_t messages, delivered;
     uint64_t *pair_bytes; /* [src * nranks + dst]: bytes delivered */
 };
 
-static bool fake_before(const struct fake_event *a, const struct fake_event *b)
-{
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
 static void fake_push(struct fake_net *net, struct fake_event ev)
 {
-    if (net->count == net->capacity) {
-        net->capacity = net->capacity ? 2 * net->capacity : 1024;
-        net->heap = realloc(net->heap, net->capacity * sizeof *net->heap);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(net->heap);
-    }
-    ev.seq = net->seq++;
-    size_t i = net->count++;
-    while (i > 0 && fake_before(&ev, &net->heap[(i - 1) / 2])) {
-        net->heap[i] = net->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    net->heap[i] = ev;
-}
-
-static struct fake_event fake_pop(struct fake_net *net)
-{
-    struct fake_event top = net->heap[0], last = net->heap[--net->count];
-    size_t i = 0;
-    for (;;) {
-        size_t child = 2 * i + 1;
-        if (child >= net->count)
-            break;
-        if (child + 1 < net->count && fake_before(&net->heap[child + 1], &net->heap[child]))
-            child++;
-        if (!fake_before(&net->heap[child], &last))
-            break;
-        net->heap[i] = net->heap[child];
-        i = child;
-    }
-    net->heap[i] = last;
-    return top;
+    fake_events_push(&net->events, ev);
 }
 
 static void fake_send(void *ctx, int32_t src, int32_t dst, uint64_t bytes, uint32_t tag)
@@ -122,7 +77,7 @@ static void fake_init(struct fake_net *net, struct trace_replay *t, int nranks, 
 static void fake_free(struct fake_net *net)
 {
     free(net->nic_free);
-    free(net->heap);
+    free(net->events.heap);
     free(net->pair_bytes);
 }
 
@@ -134,14 +89,14 @@ static bool fake_run(struct fake_net *net)
         if (trace_replay_advance(net->t, net->now, fake_send, net) != 0)
             return false;
         uint64_t wake = trace_replay_next_wake(net->t);
-        uint64_t event = net->count ? net->heap[0].time : UINT64_MAX;
+        uint64_t event = net->events.count ? net->events.heap[0].time : UINT64_MAX;
         uint64_t next = wake < event ? wake : event;
         if (next == UINT64_MAX)
             break;
         CU_ASSERT_FATAL(next >= net->now);
         net->now = next;
-        while (net->count && net->heap[0].time == net->now) {
-            struct fake_event ev = fake_pop(net);
+        while (net->events.count && net->events.heap[0].time == net->now) {
+            struct fake_event ev = fake_events_pop(&net->events);
             if (ev.kind == FAKE_SENT) {
                 trace_replay_sent(net->t, ev.src, ev.tag, ev.time);
                 continue;
